@@ -1,0 +1,40 @@
+# The course in two commands: `make lab` opens it, `make test` runs every test.
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+# The CPU build of torch (a plain `pip install torch` on Linux fetches a CUDA build
+# of several GB). Elsewhere: make lab TORCH_SPEC=torch TORCH_INDEX=https://download.pytorch.org/whl/cpu
+TORCH_SPEC  ?= torch==2.13.0
+TORCH_INDEX ?=
+PIP_TORCH_FLAGS := $(if $(TORCH_INDEX),--index-url $(TORCH_INDEX),)
+STAMP := $(VENV)/.installed
+
+.PHONY: lab test stubs outputs grade-demo clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet "$(TORCH_SPEC)" $(PIP_TORCH_FLAGS)
+	$(BIN)/python -m pip install --quiet -e ".[test]"
+	$(BIN)/python -m ipykernel install --sys-prefix --name python3 --display-name "Python 3 (gpt2-exactly)" >/dev/null
+	touch $(STAMP)
+
+lab: $(STAMP)
+	$(BIN)/jupyter lab notebooks/
+
+test: $(STAMP)
+	$(BIN)/python -m grader stubs --check
+	$(BIN)/python -m pytest tests
+	$(BIN)/python -m pytest --nbval --nbval-current-env -p no:cacheprovider notebooks exercises solutions
+
+# Maintainers: regenerate exercises/ after editing solutions/.
+stubs: $(STAMP)
+	$(BIN)/python -m grader stubs
+
+# Maintainers: re-run the lessons and solutions to refresh their stored outputs.
+outputs: $(STAMP)
+	$(BIN)/python scripts/refresh_outputs.py notebooks/*.ipynb solutions/*.ipynb
+	$(BIN)/python -m grader stubs
+
+clean:
+	rm -rf $(VENV) .pytest_cache

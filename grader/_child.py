@@ -1,0 +1,144 @@
+"""The child process that runs learner code for the batch grader.
+
+Started as ``python -I _child.py JOBDIR`` by sandbox.py. It reads JOBDIR/job.json
+(the learner's definition cells, one exercise name, the test inputs as .npy),
+runs the cells, calls the function on each case and writes JOBDIR/out/result.json
+plus .npy files. It imports nothing from the grader package: wire.py is loaded
+from its file before any learner code runs, and the grader, the course's
+reference package and the solutions are then closed to imports and reads.
+"""
+import importlib.util
+import json
+import os
+import sys
+import traceback
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def load_wire():
+    spec = importlib.util.spec_from_file_location("_grader_wire", os.path.join(HERE, "wire.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def short_error(exc: BaseException, limit: int = 400) -> dict:
+    try:
+        message = str(exc)[:limit]
+    except Exception:
+        message = "<unreadable message>"
+    return {"type": type(exc).__name__, "bases": [t.__name__ for t in type(exc).__mro__],
+            "message": message}
+
+
+def learner_line(exc: BaseException) -> int | None:
+    """Line number inside the learner's cell, for feedback."""
+    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+        if frame.filename.startswith("<cell"):
+            return frame.lineno
+    return None
+
+
+def run_cells(cells, namespace):
+    errors = []
+    for cell in cells:
+        try:
+            code = compile(cell["source"], f"<cell {cell['index'] + 1}>", "exec")
+            exec(code, namespace)
+        except (Exception, SystemExit) as exc:  # one broken cell must not stop the others
+            err = short_error(exc)
+            err["cell"], err["line"] = cell["index"] + 1, learner_line(exc)
+            errors.append(err)
+    return errors
+
+
+def main(jobdir):
+    wire = load_wire()
+    import numpy as np  # noqa: F401  (learner code expects it importable)
+
+    with open(os.path.join(jobdir, "job.json"), encoding="utf-8") as f:
+        job = json.load(f)
+    config_type = None
+    if job.get("needs_config"):
+        from gpt2course.config import GPTConfig as config_type
+    outdir = os.path.join(jobdir, "out")
+    load = wire.npy_loader(os.path.join(jobdir, "in"))
+    cases = [wire.decode(c, load, config_type) for c in job["cases"]]
+    references = load_references(job.get("references", {}))
+    os.chdir(os.path.join(jobdir, "scratch"))
+    refused = close_doors(job.get("closed_paths", []), job.get("closed_modules", []))
+
+    namespace = {"__name__": "__main__"}
+    result = {"cell_errors": run_cells(job["cells"], namespace), "answers": [], "refused": refused}
+    fn = namespace.get(job["function"])
+    result["found"] = callable(fn)
+    if callable(fn):
+        namespace.update(references)
+        encode = wire.Encoder(outdir, "a")
+        for args in cases:
+            result["answers"].append(call(fn, args, encode))
+            write(outdir, result)  # after each case: a timeout keeps what was done
+    write(outdir, result)
+
+
+def call(fn, args, encode):
+    try:
+        value = fn(**args)
+    except NotImplementedError:
+        return {"not_implemented": True}
+    except (Exception, SystemExit) as exc:
+        return {"raised": short_error(exc)}
+    try:
+        return {"value": encode(value)}
+    except Exception as exc:
+        return {"unencodable": short_error(exc)}
+
+
+def load_references(spec):
+    """{name: 'module:attr'}: trusted versions of earlier exercises, loaded before
+    the doors close, so an exercise is graded on the reference pieces it uses."""
+    out = {}
+    for name, where in spec.items():
+        module, attr = where.split(":")
+        out[name] = getattr(importlib.import_module(module), attr)
+    return out
+
+
+def close_doors(paths, modules):
+    """An audit hook (which Python code cannot remove) refuses imports of the
+    grader and the reference, and any file access under the closed folders.
+    Each refusal is recorded for the report."""
+    roots = tuple(os.path.realpath(p) for p in paths)
+    modules = frozenset(modules)
+    refused = []
+
+    def refuse(what):
+        if len(refused) < 20:
+            refused.append(what)
+        raise PermissionError(f"not allowed while grading: {what}")
+
+    def hook(event, args):
+        if event == "import" and args and str(args[0]).split(".")[0] in modules:
+            refuse(f"import {args[0]}")
+        elif event in ("open", "os.listdir", "os.scandir") and args and isinstance(args[0], (str, bytes)):
+            path = os.path.realpath(os.fsdecode(args[0]))
+            if any(path == r or path.startswith(r + os.sep) for r in roots):
+                refuse(f"reading {args[0]!r}")
+
+    for name in list(sys.modules):
+        if name.split(".")[0] in modules:
+            del sys.modules[name]
+    sys.addaudithook(hook)
+    return refused
+
+
+def write(outdir, result):
+    tmp = os.path.join(outdir, "result.json.tmp")
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump(result, f)
+    os.replace(tmp, os.path.join(outdir, "result.json"))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])

@@ -1,0 +1,69 @@
+"""check(fn): the learner's instant feedback inside a notebook.
+
+It runs in the learner's own kernel (their code is already running there), so
+it needs no sandbox; it must simply never raise, so that a notebook with
+unfinished stubs still runs from top to bottom.
+"""
+from __future__ import annotations
+
+import contextlib
+
+from . import registry
+from .judge import NotAttempted, Verdict, call_answer, judge, reference_answers
+
+MARK = {"passed": "PASSED", "not_attempted": "TODO", "failed": "FAILED",
+        "broken": "FAILED", "missing": "MISSING"}
+
+
+def format_verdict(v: Verdict) -> str:
+    if v.status == "passed":
+        return f"{v.exercise}: {MARK[v.status]}, {v.message}."
+    return f"{v.exercise}: {MARK.get(v.status, 'FAILED')}, {v.message}"
+
+
+def not_attempted_text(name: str) -> str:
+    """What check() prints for an untouched stub (the stub generator stores it)."""
+    ex = registry.get(name)
+    return format_verdict(judge(ex, ex.cases(hidden=False)[:1], [NotAttempted()], [None]))
+
+
+def evaluate(fn, hidden: bool = True) -> Verdict:
+    """Run every test of the exercise named like ``fn``; never raises."""
+    name = getattr(fn, "__name__", None)
+    exercise = registry.get(name) if isinstance(name, str) else None
+    if exercise is None:
+        known = ", ".join(sorted(registry.load_all()))
+        return Verdict(str(name), "missing", 0, 0, 0.0, 0.0,
+                       f"there is no exercise called {name!r}; keep the function's name as "
+                       f"given (exercises: {known})")
+    cases = exercise.cases(hidden=hidden)
+    expected = reference_answers(exercise, cases)
+    with reference_pieces(fn, exercise.uses):
+        answers = [call_answer(fn, c) for c in cases]
+    return judge(exercise, cases, answers, expected)
+
+
+@contextlib.contextmanager
+def reference_pieces(fn, names):
+    """Swap the learner's versions of earlier exercises for the reference ones
+    while ``fn`` runs, so one bug is not charged twice."""
+    namespace = getattr(fn, "__globals__", {})
+    saved = {n: namespace[n] for n in names if n in namespace}
+    try:
+        for n in names:
+            namespace[n] = registry.get(n).reference
+        yield
+    finally:
+        for n in names:
+            namespace.pop(n, None)
+        namespace.update(saved)
+
+
+def check(*fns) -> None:
+    """Print one verdict per function. Never raises (except KeyboardInterrupt)."""
+    for fn in fns:
+        try:
+            print(format_verdict(evaluate(fn)))
+        except Exception as exc:  # the grader's own failure must not stop the notebook
+            print(f"{getattr(fn, '__name__', fn)}: the checker itself failed "
+                  f"({type(exc).__name__}: {exc}); please report this.")

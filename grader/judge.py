@@ -1,0 +1,256 @@
+"""Trusted comparison of answers with the reference, and naming of mistakes.
+
+Everything here runs in the grader's own process on plain data: answers come
+either from the learner's kernel through wire.sanitise (check()) or from a
+child process through wire.decode (batch grading).
+"""
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .registry import Case, Exercise, Mistake
+from .wire import Unsupported, is_plain_array, sanitise
+
+MAX_MESSAGE = 300
+
+
+@dataclass(frozen=True)
+class Raised:
+    type_name: str
+    bases: tuple[str, ...]
+    message: str
+
+    def describe(self) -> str:
+        msg = self.message.strip().splitlines()[0] if self.message.strip() else ""
+        return f"{self.type_name}: {msg[:MAX_MESSAGE]}" if msg else self.type_name
+
+
+@dataclass(frozen=True)
+class NotAttempted:
+    """The stub's NotImplementedError is still in place."""
+
+
+@dataclass(frozen=True)
+class Broken:
+    """The function never produced an answer: timeout, crash, memory, missing."""
+
+    reason: str
+
+
+def raised_from(exc: BaseException) -> Raised | NotAttempted:
+    if isinstance(exc, NotImplementedError):
+        return NotAttempted()
+    try:
+        message = str(exc)
+    except Exception:
+        message = "<message could not be read>"
+    bases = tuple(t.__name__ for t in type(exc).__mro__)
+    return Raised(type(exc).__name__, bases, message[:2000])
+
+
+def call_answer(fn, case: Case, make_config=None):
+    """Call fn on fresh copies of the case's arguments; return a sanitised answer."""
+    try:
+        result = fn(**copy.deepcopy(case.args))
+    except Exception as exc:
+        return raised_from(exc)
+    return sanitise(result, make_config)
+
+
+# ------------------------------------------------------------------ one case
+def describe_value(x) -> str:
+    if is_plain_array(x):
+        return f"an array of shape {x.shape} and dtype {x.dtype}"
+    if isinstance(x, Unsupported):
+        return f"a {x.type_name} ({x.reason})"
+    if isinstance(x, tuple):
+        return f"a tuple of {len(x)}"
+    return f"a {type(x).__name__}"
+
+
+def value_mismatch(answer, expected, tol: float) -> str | None:
+    """None when answer equals expected within tol; else a reason that shows no expected values."""
+    if isinstance(answer, Unsupported):
+        return f"returned {describe_value(answer)}"
+    if is_plain_array(expected):
+        return _array_mismatch(answer, expected, tol)
+    if isinstance(expected, (tuple, list)):
+        if not isinstance(answer, (tuple, list)) or len(answer) != len(expected):
+            return f"returned {describe_value(answer)}; expected a tuple of {len(expected)}"
+        for i, (a, e) in enumerate(zip(answer, expected)):
+            reason = value_mismatch(a, e, tol)
+            if reason:
+                return f"item {i}: {reason}"
+        return None
+    if isinstance(expected, dict):
+        if not isinstance(answer, dict):
+            return f"returned {describe_value(answer)}; expected a dict"
+        missing, extra = sorted(set(expected) - set(answer)), sorted(set(answer) - set(expected))
+        if missing or extra:
+            return f"dict keys differ (missing {missing[:3]}, unexpected {extra[:3]})"
+        for k in expected:
+            reason = value_mismatch(answer[k], expected[k], tol)
+            if reason:
+                return f"{k!r}: {reason}"
+        return None
+    if isinstance(expected, (float, int, np.generic)) and not isinstance(expected, bool):
+        if isinstance(answer, bool) or not isinstance(answer, (float, int, np.generic, np.ndarray)):
+            return f"returned {describe_value(answer)}; expected a number"
+        if np.ndim(answer) != 0:
+            return f"returned an array of shape {np.shape(answer)}; expected a single number"
+        return _array_mismatch(np.asarray(answer), np.asarray(expected), tol, check_dtype=False)
+    return None if answer == expected else "returned a different value"
+
+
+def _array_mismatch(answer, expected: np.ndarray, tol: float, check_dtype: bool = True) -> str | None:
+    if not is_plain_array(answer):
+        return f"returned {describe_value(answer)}; expected a NumPy array"
+    if answer.shape != expected.shape:
+        return f"wrong shape: got {answer.shape}, expected {expected.shape}"
+    if check_dtype and answer.dtype != expected.dtype:
+        return (f"wrong dtype: got {answer.dtype}, expected {expected.dtype} "
+                "(keep the dtype of the inputs; do not upcast)")
+    if expected.dtype.kind in "biu":
+        return None if np.array_equal(answer, expected) else "integer values differ"
+    bad = ~np.isfinite(answer) & np.isfinite(expected)
+    if bad.any():
+        return f"{int(bad.sum())} value(s) are NaN or infinite where finite values were expected"
+    both = np.isfinite(expected)
+    if not np.array_equal(np.isfinite(answer), both) or not np.array_equal(answer[~both], expected[~both]):
+        return "infinite or NaN entries are in the wrong places"
+    if not both.any():
+        return None
+    a, e = answer[both].astype(np.float64), expected[both].astype(np.float64)
+    scale = max(float(np.abs(e).max()), 1e-300)
+    err = float(np.abs(a - e).max()) / scale
+    if err <= tol:
+        return None
+    return f"right shape and dtype, but values differ (max relative error {err:.1e}, tolerance {tol:.0e})"
+
+
+def case_mismatch(answer, expected, case: Case, tol: float) -> str | None:
+    """Why answer fails this case, or None if it passes."""
+    if isinstance(answer, Broken):
+        return answer.reason
+    if isinstance(answer, NotAttempted):
+        return "raised NotImplementedError (the stub is still there)"
+    if case.raises:
+        return _raise_mismatch(answer, case)
+    if isinstance(answer, Raised):
+        return f"raised {answer.describe()}"
+    return value_mismatch(answer, expected, tol)
+
+
+def _raise_mismatch(answer, case: Case) -> str | None:
+    about = f" for {case.about}" if getattr(case, "about", "") else ""
+    if not isinstance(answer, Raised):
+        return f"returned {describe_value(answer)}; expected a {case.raises}{about}"
+    if case.raises not in answer.bases:
+        return f"raised {answer.type_name}; expected a {case.raises}{about}"
+    if not mentions_all(answer.message, case.mention):
+        return (f"raised {case.raises}, but the message does not say what was wrong{about} "
+                "(mention the numbers involved)")
+    return None
+
+
+def mentions_all(message: str, mention: tuple[str, ...]) -> bool:
+    """Each item of ``mention`` is 'a|b|c': the message must contain one of them."""
+    text = message.lower()
+    return all(any(alt.lower() in text for alt in item.split("|")) for item in mention)
+
+
+def same_behaviour(answer, other, case: Case, tol: float) -> bool:
+    """Does the learner's answer behave like ``other`` (a mistake's answer) on this case?"""
+    if isinstance(answer, (Broken, NotAttempted)) or isinstance(other, (Broken, NotAttempted)):
+        return False
+    if isinstance(answer, Raised) or isinstance(other, Raised):
+        if not (isinstance(answer, Raised) and isinstance(other, Raised)):
+            return False
+        return (answer.type_name == other.type_name
+                and mentions_all(answer.message, case.mention) == mentions_all(other.message, case.mention))
+    return value_mismatch(answer, other, tol) is None
+
+
+# ------------------------------------------------------------------ the whole exercise
+@dataclass
+class Verdict:
+    exercise: str
+    status: str  # passed | failed | not_attempted | missing | broken
+    passed: int
+    total: int
+    points: float
+    max_points: float
+    message: str
+    mistakes: list[str] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)
+
+
+def judge(exercise: Exercise, cases: list[Case], answers: list, expected: list,
+          mistake_answers: dict[str, list] | None = None) -> Verdict:
+    """Score ``answers`` against ``expected`` (reference answers), case by case."""
+    total = len(cases)
+    if total and all(isinstance(a, NotAttempted) for a in answers):
+        return Verdict(exercise.name, "not_attempted", 0, total, 0.0, exercise.points,
+                       "not attempted yet: replace the `raise NotImplementedError` line with your code")
+    reasons = [_judge_one(exercise, c, a, e) for c, a, e in zip(cases, answers, expected)]
+    failed = [i for i, r in enumerate(reasons) if r]
+    passed = total - len(failed)
+    points = round(exercise.points * passed / total, 4) if total else 0.0
+    if not failed:
+        return Verdict(exercise.name, "passed", passed, total, points, exercise.points,
+                       f"passed all {total} tests")
+    mistakes = name_mistakes(exercise, cases, answers, expected, failed, mistake_answers)
+    first = failed[0]
+    where = "public example" if cases[first].public else "hidden test"
+    message = f"failed {len(failed)} of {total} tests; first failure ({where} {first + 1}): {reasons[first]}"
+    for m in mistakes:
+        message += f"\n  Likely mistake: {m.name}. {m.explanation}"
+    status = "broken" if passed == 0 and all(isinstance(answers[i], Broken) for i in failed) else "failed"
+    return Verdict(exercise.name, status, passed, total, points, exercise.points, message,
+                   [m.name for m in mistakes], [f"test {i + 1}: {reasons[i]}" for i in failed])
+
+
+def _judge_one(exercise: Exercise, case: Case, answer, expected) -> str | None:
+    tol = case.tolerance(exercise.tolerance)
+    if exercise.judge is not None and not isinstance(answer, (Broken, NotAttempted, Raised)):
+        return exercise.judge(answer, case, expected, tol)
+    return case_mismatch(answer, expected, case, tol)
+
+
+def name_mistakes(exercise: Exercise, cases, answers, expected, failed: list[int],
+                  mistake_answers: dict[str, list] | None = None) -> list[Mistake]:
+    """The catalogued mistakes (at most two) that together reproduce the learner's
+    answer on every failed case; empty when no such combination exists.
+    A single mistake that also fails on exactly the learner's cases wins ties."""
+    if not exercise.mistakes or all(isinstance(answers[i], (Broken, NotAttempted)) for i in failed):
+        return []
+    theirs = mistake_answers or mistake_answers_for(exercise, cases)
+    tol = [c.tolerance(exercise.tolerance) for c in cases]
+    explains = {m.name: {i for i in failed if same_behaviour(answers[i], theirs[m.name][i], cases[i], tol[i])}
+                for m in exercise.mistakes}
+    fails = {m.name: {i for i in range(len(cases))
+                      if _judge_one(exercise, cases[i], theirs[m.name][i], expected[i])}
+             for m in exercise.mistakes}
+    by_name = {m.name: m for m in exercise.mistakes}
+    ranked = sorted(exercise.mistakes,
+                    key=lambda m: (-len(explains[m.name]), fails[m.name] != set(failed)))
+    for m in ranked:
+        if explains[m.name] == set(failed):
+            return [m]
+    for a in ranked:
+        for b in ranked:
+            if a is not b and explains[a.name] | explains[b.name] == set(failed) \
+                    and explains[a.name] and explains[b.name]:
+                return [by_name[a.name], by_name[b.name]]
+    return []
+
+
+def mistake_answers_for(exercise: Exercise, cases) -> dict[str, list]:
+    return {m.name: [call_answer(m.variant, c) for c in cases] for m in exercise.mistakes}
+
+
+def reference_answers(exercise: Exercise, cases) -> list:
+    return [call_answer(exercise.reference, c) for c in cases]

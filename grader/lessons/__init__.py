@@ -1,0 +1,2 @@
+"""One module per lesson; importing them fills the registry."""
+from . import l01_embeddings  # noqa: F401

@@ -1,0 +1,146 @@
+"""Lesson 01: token and position embeddings."""
+from __future__ import annotations
+
+import numpy as np
+
+from gpt2course import numpy_gpt as ref
+
+from ..registry import Case, Exercise, Mistake, register
+
+LESSON = "01_embeddings"
+
+
+def _tables(rng, V, T, d, dtype):
+    wte = rng.standard_normal((V, d)).astype(dtype)
+    wpe = rng.standard_normal((T, d)).astype(dtype)
+    return wte, wpe
+
+
+def _ids(rng, V, shape):
+    return rng.integers(0, V, size=shape, dtype=np.int64)
+
+
+def _too_long(wte, wpe, B=None):
+    T, block = wpe.shape[0] + 1, wpe.shape[0]
+    idx = np.zeros((T,) if B is None else (B, T), dtype=np.int64)
+    return Case({"wte": wte, "wpe": wpe, "idx": idx}, raises="ValueError",
+                mention=(str(T), str(block), "block|context|position"),
+                about="a sequence one token longer than the block size")
+
+
+# ------------------------------------------------------------------ embed
+def _embed_public():
+    rng = np.random.default_rng(1)
+    wte, wpe = _tables(rng, 10, 6, 4, np.float64)
+    return [Case({"wte": wte, "wpe": wpe, "idx": np.array([[3, 1, 4, 1], [5, 9, 2, 6]])}),
+            Case({"wte": wte, "wpe": wpe, "idx": np.array([7, 7, 0])}),
+            _too_long(wte, wpe, B=1)]
+
+
+def _embed_hidden(rng):
+    cases = []
+    for V, T, d, dtype, shape in [(50, 16, 8, np.float64, (3, 16)), (12, 32, 6, np.float64, (2, 9)),
+                                  (56, 64, 16, np.float32, (4, 20)), (7, 5, 3, np.float64, (5,)),
+                                  (30, 8, 12, np.float32, (1,)), (20, 10, 4, np.float64, (2, 10))]:
+        wte, wpe = _tables(rng, V, T, d, dtype)
+        cases.append(Case({"wte": wte, "wpe": wpe, "idx": _ids(rng, V, shape)}))
+    wte, wpe = _tables(rng, 40, 12, 5, np.float64)
+    cases += [_too_long(wte, wpe), _too_long(wte, wpe, B=3)]
+    return cases
+
+
+def _positions_by_token(wte, wpe, idx):
+    return wte[idx] + wpe[idx]
+
+
+def _positions_missing(wte, wpe, idx):
+    return wte[idx]
+
+
+def _concatenated(wte, wpe, idx):
+    tok = wte[idx]
+    return np.concatenate([tok, np.broadcast_to(wpe[: idx.shape[-1]], tok.shape)], axis=-1)
+
+
+def _no_block_check(wte, wpe, idx):
+    return wte[idx] + wpe[: idx.shape[-1]]
+
+
+register(Exercise(
+    name="embed",
+    lesson=LESSON,
+    reference=ref.embed,
+    public_cases=_embed_public,
+    hidden_cases=_embed_hidden,
+    mistakes=[
+        Mistake("position rows looked up by token id",
+                "The position table is indexed by where a token sits (0, 1, ..., T-1), "
+                "not by which token it is: use wpe[:T] (or wpe[np.arange(T)]).",
+                _positions_by_token),
+        Mistake("position embedding missing",
+                "x0 = wte[idx] + wpe[:T]. Without the position rows the model cannot tell "
+                "'dog bites man' from 'man bites dog'.",
+                _positions_missing),
+        Mistake("positions concatenated instead of added",
+                "GPT-2 adds the two rows, so the width stays n_embd; concatenating doubles it "
+                "and no later layer would fit.",
+                _concatenated),
+        Mistake("no check of the block size",
+                "There is no position row past block_size - 1. Check T against wpe.shape[0] "
+                "yourself and raise ValueError with a message naming both numbers; NumPy's "
+                "broadcasting error does not tell the user what to do.",
+                _no_block_check),
+    ],
+))
+
+
+# ------------------------------------------------------------------ one_hot_embed
+def one_hot_embed_reference(wte, idx):
+    one_hot = np.eye(wte.shape[0], dtype=wte.dtype)[idx]
+    return one_hot @ wte
+
+
+def _one_hot_public():
+    rng = np.random.default_rng(2)
+    wte, _ = _tables(rng, 6, 1, 3, np.float64)
+    return [Case({"wte": wte, "idx": np.array([0, 5, 2, 2])}),
+            Case({"wte": wte.astype(np.float32), "idx": np.array([[1, 0, 3], [4, 4, 4]])})]
+
+
+def _one_hot_hidden(rng):
+    cases = []
+    for V, d, dtype, shape in [(50, 8, np.float64, (3, 7)), (56, 16, np.float32, (2, 10)),
+                               (9, 4, np.float64, (6,)), (40, 5, np.float32, (12,)),
+                               (33, 3, np.float64, (4, 8))]:
+        wte, _ = _tables(rng, V, 1, d, dtype)
+        cases.append(Case({"wte": wte, "idx": _ids(rng, V, shape)}))
+    return cases
+
+
+def _one_hot_float64(wte, idx):
+    return np.eye(wte.shape[0])[idx] @ wte
+
+
+def _one_hot_positions(wte, idx):
+    T = idx.shape[-1]
+    rows = np.eye(wte.shape[0], dtype=wte.dtype)[np.arange(T)] @ wte
+    return np.broadcast_to(rows, idx.shape + (wte.shape[1],)).copy()
+
+
+register(Exercise(
+    name="one_hot_embed",
+    lesson=LESSON,
+    reference=one_hot_embed_reference,
+    public_cases=_one_hot_public,
+    hidden_cases=_one_hot_hidden,
+    mistakes=[
+        Mistake("one-hot matrix in float64 upcasts a float32 table",
+                "np.eye(V) is float64, and float64 @ float32 gives float64. Build the one-hot "
+                "matrix in the table's dtype (np.eye(V, dtype=wte.dtype)).",
+                _one_hot_float64),
+        Mistake("one-hot rows built from positions instead of token ids",
+                "Row t of the one-hot matrix must have its 1 in column idx[t] (the token), "
+                "not in column t (the position).",
+                _one_hot_positions),
+    ],
+))

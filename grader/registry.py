@@ -1,0 +1,104 @@
+"""The exercise registry: every exercise is defined once, here, and used by
+check(), the stub generator, the batch grader and the student release."""
+from __future__ import annotations
+
+import dataclasses
+import zlib
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+DEFAULT_TOL = 1e-8       # relative to the float64 reference
+FLOAT32_TOL = 1e-4       # float32 cases cannot do better than single precision
+
+
+@dataclass(frozen=True)
+class Case:
+    """One call of the learner's function: keyword arguments and what must happen."""
+
+    args: dict
+    public: bool = False
+    # When set, the right behaviour is to raise this exception type with a
+    # message that contains every string in ``mention``.
+    raises: str | None = None
+    mention: tuple[str, ...] = ()
+    about: str = ""  # what the case probes, safe to show ("a sequence past the block size")
+
+    def tolerance(self, base: float) -> float:
+        dtypes = {v.dtype for v in _arrays(self.args)}
+        return max(base, FLOAT32_TOL) if np.dtype(np.float32) in dtypes else base
+
+
+def _arrays(value):
+    if isinstance(value, np.ndarray):
+        yield value
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from _arrays(v)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            yield from _arrays(v)
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """A classic mistake: a buggy variant of the reference and what to say about it."""
+
+    name: str
+    explanation: str
+    variant: Callable
+
+
+@dataclass
+class Exercise:
+    name: str
+    lesson: str
+    reference: Callable
+    public_cases: Callable[[], list[Case]]
+    hidden_cases: Callable[[np.random.Generator], list[Case]]
+    mistakes: list[Mistake] = field(default_factory=list)
+    tolerance: float = DEFAULT_TOL
+    points: float = 1.0
+    # Other exercises this one calls; they are graded on the reference versions.
+    uses: tuple[str, ...] = ()
+    # Optional custom judge(answer, case, reference_answer, tol) -> Verdict,
+    # for exercises graded statistically rather than value by value.
+    judge: Callable | None = None
+
+    def seed(self) -> int:
+        return zlib.crc32(self.name.encode())
+
+    def cases(self, hidden: bool = True) -> list[Case]:
+        cases = [dataclasses.replace(c, public=True) for c in self.public_cases()]
+        if hidden:
+            cases += self.hidden_cases(np.random.default_rng(self.seed()))
+        return cases
+
+
+_REGISTRY: dict[str, Exercise] = {}
+
+
+def register(exercise: Exercise) -> Exercise:
+    if exercise.name in _REGISTRY:
+        raise ValueError(f"exercise {exercise.name!r} is registered twice")
+    _REGISTRY[exercise.name] = exercise
+    return exercise
+
+
+def load_all() -> dict[str, Exercise]:
+    from . import lessons  # noqa: F401  (importing registers every lesson's exercises)
+
+    return _REGISTRY
+
+
+def get(name: str) -> Exercise | None:
+    return load_all().get(name)
+
+
+def for_lesson(lesson: str) -> list[Exercise]:
+    return [e for e in load_all().values() if e.lesson == lesson]
+
+
+def lessons() -> list[str]:
+    return sorted({e.lesson for e in load_all().values()})
