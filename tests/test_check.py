@@ -1,0 +1,81 @@
+"""check() in a notebook: one short verdict, never an exception."""
+import numpy as np
+
+from grader import check
+from grader.check import evaluate, not_attempted_text
+
+
+def test_passed(capsys):
+    def embed(wte, wpe, idx):
+        T = idx.shape[-1]
+        if T > len(wpe):
+            raise ValueError(f"sequence length {T} > block size {len(wpe)}")
+        return wte[idx] + wpe[:T]
+
+    check(embed)
+    out = capsys.readouterr().out
+    assert out.startswith("embed: PASSED") and out.count("\n") == 1
+
+
+def test_stub_is_not_attempted(capsys):
+    def embed(wte, wpe, idx):
+        raise NotImplementedError("embed: replace this line with your code")
+
+    check(embed)
+    assert capsys.readouterr().out == not_attempted_text("embed") + "\n"
+    assert evaluate(embed).status == "not_attempted"
+
+
+def test_crashing_learner_code_does_not_raise(capsys):
+    def embed(wte, wpe, idx):
+        return 1 / 0
+
+    check(embed)
+    out = capsys.readouterr().out
+    assert "FAILED" in out and "ZeroDivisionError" in out
+
+
+def test_wrong_shape_is_reported(capsys):
+    def one_hot_embed(wte, idx):
+        return wte
+
+    check(one_hot_embed)
+    assert "wrong shape" in capsys.readouterr().out
+
+
+def test_unknown_function_and_non_function(capsys):
+    def embedd(wte, wpe, idx):
+        return None
+
+    check(embedd, 42)
+    out = capsys.readouterr().out
+    assert "no exercise called 'embedd'" in out and "no exercise called None" in out
+
+
+def test_subclass_and_nan_are_refused():
+    class Sneaky(np.ndarray):
+        def __eq__(self, other):
+            return True
+
+    def one_hot_embed(wte, idx):
+        return (np.eye(wte.shape[0], dtype=wte.dtype)[idx] @ wte).view(Sneaky)
+
+    v = evaluate(one_hot_embed)
+    assert v.passed == 0 and "Sneaky" in v.message
+
+    def embed(wte, wpe, idx):
+        return np.full(idx.shape + (wte.shape[1],), np.nan, wte.dtype)
+
+    v = evaluate(embed)
+    assert v.status == "failed" and "NaN" in v.message
+
+
+def test_learner_cannot_mutate_the_inputs_of_other_calls():
+    def embed(wte, wpe, idx):
+        if idx.shape[-1] > len(wpe):
+            raise ValueError(f"sequence length {idx.shape[-1]} exceeds block size {len(wpe)}")
+        out = wte[idx] + wpe[: idx.shape[-1]]
+        wte[:] = 0  # vandalism: must not change the reference's view of the case
+        return out
+
+    assert evaluate(embed).status == "passed"

@@ -1,0 +1,86 @@
+"""solutions/ -> exercises/: the generator, its --check, and that no solution leaks."""
+import subprocess
+import sys
+
+import nbformat
+import pytest
+
+from grader import notebook as nbk
+from grader import stubs
+
+from conftest import ROOT
+
+SOLUTIONS = sorted((ROOT / "solutions").glob("*.ipynb"))
+
+
+def test_exercises_are_up_to_date():
+    assert stubs.stale(ROOT / "solutions", ROOT / "exercises") == []
+
+
+def test_every_solution_has_an_exercise_notebook():
+    assert SOLUTIONS, "no solution notebooks"
+    for path in SOLUTIONS:
+        assert (ROOT / "exercises" / path.name).exists()
+
+
+@pytest.mark.parametrize("path", SOLUTIONS, ids=lambda p: p.stem)
+def test_no_solution_code_survives(path):
+    solved = nbk.read(path)
+    stubbed = nbk.read(ROOT / "exercises" / path.name)
+    stub_text = "\n".join(nbk.cell_source(c) for c in stubbed.cells)
+    assert nbk.BEGIN not in stub_text and nbk.END not in stub_text
+    for cell in solved.cells:
+        if nbk.EXERCISE_TAG not in nbk.tags(cell):
+            continue
+        lines = nbk.cell_source(cell).splitlines()
+        for start, end in nbk.solution_regions(nbk.cell_source(cell)):
+            for line in lines[start + 1:end]:
+                if len(line.strip()) > 12 and not line.strip().startswith("#"):
+                    assert line.strip() not in stub_text, f"solution line leaked: {line.strip()!r}"
+
+
+def test_stub_keeps_signature_docstring_and_indentation():
+    src = ('def f(x, y=2):\n    """Doc."""\n    z = 1\n    ### BEGIN SOLUTION\n'
+           '    return x + y + z\n    ### END SOLUTION\n')
+    out = stubs.stub_source(src)
+    assert out.startswith('def f(x, y=2):\n    """Doc."""\n    z = 1\n')
+    assert '    raise NotImplementedError("f: replace this line with your code")' in out
+    assert "return x + y" not in out
+    compile(out, "<stub>", "exec")
+
+
+@pytest.mark.parametrize("src, error", [
+    ("### BEGIN SOLUTION\nx = 1\n", "never closed"),
+    ("x = 1\n### END SOLUTION\n", "without a"),
+    ("### BEGIN SOLUTION\n### BEGIN SOLUTION\n### END SOLUTION\n", "inside another"),
+])
+def test_broken_markers_are_reported(src, error):
+    with pytest.raises(nbk.NotebookError, match=error):
+        stubs.stub_source(src)
+
+
+def test_check_cell_gets_the_stub_verdict(make_notebook):
+    path = make_notebook("s", [
+        ("from grader import check", []),
+        ("def embed(wte, wpe, idx):\n    ### BEGIN SOLUTION\n    return wte[idx]\n    ### END SOLUTION", ["exercise"]),
+        ("check(embed)", ["check"]),
+    ])
+    out = stubs.stub_notebook(nbk.read(path))
+    check_cell = out.cells[2]
+    assert check_cell.outputs[0]["text"].startswith("embed: TODO")
+    assert out.cells[1].outputs == []
+
+
+def test_check_flag_fails_when_stale(tmp_path):
+    sol, ex = tmp_path / "solutions", tmp_path / "exercises"
+    sol.mkdir()
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
+        "def embed(wte, wpe, idx):\n    ### BEGIN SOLUTION\n    return 1\n    ### END SOLUTION",
+        metadata={"tags": ["exercise"]})])
+    nbformat.write(nb, sol / "01_x.ipynb")
+    cmd = [sys.executable, "-m", "grader", "stubs", "--solutions", str(sol), "--exercises", str(ex)]
+    assert subprocess.run(cmd + ["--check"], capture_output=True).returncode == 1
+    assert subprocess.run(cmd, capture_output=True).returncode == 0
+    assert subprocess.run(cmd + ["--check"], capture_output=True).returncode == 0
+    (ex / "01_x.ipynb").write_text((ex / "01_x.ipynb").read_text() + " ")
+    assert subprocess.run(cmd + ["--check"], capture_output=True).returncode == 1
