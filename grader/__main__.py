@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
@@ -27,21 +28,38 @@ def cmd_stubs(args) -> int:
 
 
 def cmd_grade(args) -> int:
-    from .grade import grade_paths
+    from .collect import InputError
+    from .grade import grade_batch
     from .sandbox import Limits
 
-    paths = [Path(p) for p in args.submissions]
-    missing = [str(p) for p in paths if not p.exists()]
-    if missing:
-        print(f"error: no such file or folder: {', '.join(missing)}", file=sys.stderr)
+    try:
+        points = json.loads(Path(args.points).read_text()) if args.points else None
+        if points is not None and not (isinstance(points, dict) and all(
+                isinstance(v, (int, float)) and v >= 0 for v in points.values())):
+            raise ValueError("--points must be a JSON object of exercise name -> points >= 0")
+        limits = Limits(wall_s=args.timeout, submission_s=args.submission_timeout,
+                        memory_bytes=args.memory_mb * 2**20)
+        subs = grade_batch([Path(p) for p in args.submissions], Path(args.out), limits,
+                           jobs=args.jobs, force=args.force, points=points)
+    except (InputError, ValueError, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
         return 2
-    limits = Limits(wall_s=args.timeout)
-    subs = grade_paths(paths, Path(args.out), limits)
-    for s in subs:
-        max_total = sum(v.max_points for v in s.verdicts)
-        state = s.problem or f"{s.total:g} / {max_total:g}"
-        print(f"{s.name}: {state}")
-    print(f"wrote {args.out}/gradebook.csv, report.json and feedback/")
+    internal = [s for s in subs if s.problem and s.problem.startswith("internal grader error")]
+    print(f"graded {len(subs)} submission(s): {args.out}/gradebook.csv, report.json, feedback/")
+    for s in internal:
+        print(f"grader failure for {s.name}: {s.problem}", file=sys.stderr)
+    return 1 if internal else 0
+
+
+def cmd_release(args) -> int:
+    from .release import build_release
+
+    try:
+        out = build_release(Path(args.out), force=args.force)
+    except (ValueError, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(f"student release written to {out}")
     return 0
 
 
@@ -54,10 +72,21 @@ def main(argv=None) -> int:
     p.add_argument("--exercises", default=str(ROOT / "exercises"))
     p.set_defaults(func=cmd_stubs)
     p = sub.add_parser("grade", help="grade submitted exercise notebooks")
-    p.add_argument("submissions", nargs="+", help="notebooks to grade")
+    p.add_argument("submissions", nargs="+",
+                   help="notebooks, folders (one learner each, or a folder of learner folders) and zip files")
     p.add_argument("--out", required=True, help="folder for gradebook.csv, report.json, feedback/")
+    p.add_argument("--jobs", type=int, default=1, help="learners graded in parallel (default 1)")
+    p.add_argument("--force", action="store_true", help="regrade learners already graded in --out")
+    p.add_argument("--points", help="JSON file: {exercise name: points}; default 1 each")
     p.add_argument("--timeout", type=float, default=60.0, help="seconds per exercise (default 60)")
+    p.add_argument("--submission-timeout", type=float, default=600.0,
+                   help="seconds per learner, all exercises together (default 600)")
+    p.add_argument("--memory-mb", type=int, default=3072, help="address-space cap per exercise (MiB)")
     p.set_defaults(func=cmd_grade)
+    p = sub.add_parser("release", help="build the student bundle: lessons, exercises, public checks")
+    p.add_argument("--out", required=True, help="folder to create")
+    p.add_argument("--force", action="store_true", help="replace --out if it exists")
+    p.set_defaults(func=cmd_release)
     args = parser.parse_args(argv)
     return args.func(args)
 

@@ -29,6 +29,10 @@ def short_error(exc: BaseException, limit: int = 400) -> dict:
         message = str(exc)[:limit]
     except Exception:
         message = "<unreadable message>"
+    if isinstance(exc, OSError) and exc.errno == 27:  # EFBIG: the file-size rlimit
+        message = "printed or wrote far too much output (output limit reached)"
+    if isinstance(exc, MemoryError):
+        message = "ran out of memory (the grader's memory limit was reached)"
     return {"type": type(exc).__name__, "bases": [t.__name__ for t in type(exc).__mro__],
             "message": message}
 
@@ -41,7 +45,7 @@ def learner_line(exc: BaseException) -> int | None:
     return None
 
 
-def run_cells(cells, namespace):
+def run_cells(cells, namespace, restore):
     errors = []
     for cell in cells:
         try:
@@ -51,10 +55,36 @@ def run_cells(cells, namespace):
             err = short_error(exc)
             err["cell"], err["line"] = cell["index"] + 1, learner_line(exc)
             errors.append(err)
+        finally:
+            restore()
     return errors
 
 
+def builtins_keeper():
+    """Learner code may patch builtins; the harness puts them back after each call."""
+    import builtins
+
+    saved = dict(builtins.__dict__)
+
+    def restore():
+        builtins.__dict__.clear()
+        builtins.__dict__.update(saved)
+
+    return restore
+
+
+def apply_limits(limits):
+    """Set by the child itself (no preexec_fn, which is unsafe with the grader's threads)."""
+    import resource
+
+    for name, value in limits.items():
+        which = getattr(resource, name)
+        resource.setrlimit(which, (value, value + 1 if name == "RLIMIT_CPU" else value))
+
+
 def main(jobdir):
+    with open(os.path.join(jobdir, "limits.json"), encoding="utf-8") as f:
+        apply_limits(json.load(f))
     wire = load_wire()
     import numpy as np  # noqa: F401  (learner code expects it importable)
 
@@ -71,14 +101,18 @@ def main(jobdir):
     refused = close_doors(job.get("closed_paths", []), job.get("closed_modules", []))
 
     namespace = {"__name__": "__main__"}
-    result = {"cell_errors": run_cells(job["cells"], namespace), "answers": [], "refused": refused}
+    restore = builtins_keeper()
+    result = {"cell_errors": run_cells(job["cells"], namespace, restore), "answers": [], "refused": refused}
     fn = namespace.get(job["function"])
     result["found"] = callable(fn)
     if callable(fn):
         namespace.update(references)
         encode = wire.Encoder(outdir, "a")
+        write(outdir, result)  # 'found' reaches the parent even if the first call kills us
         for args in cases:
-            result["answers"].append(call(fn, args, encode))
+            answer = call(fn, args, encode)
+            restore()
+            result["answers"].append(answer)
             write(outdir, result)  # after each case: a timeout keeps what was done
     write(outdir, result)
 
@@ -106,7 +140,21 @@ def load_references(spec):
     return out
 
 
-def close_doors(paths, modules):
+FORBIDDEN_EVENTS = {
+    "subprocess.Popen": "starting a program", "os.system": "starting a program",
+    "os.exec": "starting a program", "os.posix_spawn": "starting a program",
+    "os.spawn": "starting a program", "os.fork": "forking the process",
+    "os.forkpty": "forking the process", "pty.spawn": "starting a program",
+    "os.kill": "sending signals", "os.killpg": "sending signals",
+    "signal.pthread_kill": "sending signals", "resource.setrlimit": "changing resource limits",
+    "resource.prlimit": "changing resource limits", "ctypes.dlopen": "loading native code (ctypes)",
+    "ctypes.dlsym": "loading native code (ctypes)", "ctypes.cdata": "raw memory access (ctypes)",
+    "socket.connect": "network access", "socket.bind": "network access",
+    "socket.getaddrinfo": "network access", "os.chdir": "leaving the scratch folder",
+}
+
+
+def close_doors(paths, modules, isinstance=isinstance, str=str, bytes=bytes, any=any, len=len):
     """An audit hook (which Python code cannot remove) refuses imports of the
     grader and the reference, and any file access under the closed folders.
     Each refusal is recorded for the report."""
@@ -119,12 +167,16 @@ def close_doors(paths, modules):
             refused.append(what)
         raise PermissionError(f"not allowed while grading: {what}")
 
+    realpath, fsdecode, sep = os.path.realpath, os.fsdecode, os.sep
+
     def hook(event, args):
+        if event in FORBIDDEN_EVENTS:
+            refuse(FORBIDDEN_EVENTS[event])
         if event == "import" and args and str(args[0]).split(".")[0] in modules:
             refuse(f"import {args[0]}")
         elif event in ("open", "os.listdir", "os.scandir") and args and isinstance(args[0], (str, bytes)):
-            path = os.path.realpath(os.fsdecode(args[0]))
-            if any(path == r or path.startswith(r + os.sep) for r in roots):
+            path = realpath(fsdecode(args[0]))
+            if any(path == r or path.startswith(r + sep) for r in roots):
                 refuse(f"reading {args[0]!r}")
 
     for name in list(sys.modules):

@@ -32,12 +32,14 @@ def read(path) -> nbformat.NotebookNode:
     if not isinstance(raw, dict) or "cells" not in raw and "worksheets" not in raw:
         raise NotebookError("the JSON is not a Jupyter notebook (no 'cells')")
     major = raw.get("nbformat")
-    if not isinstance(major, int) or major < 4:
+    if not isinstance(major, int) or major < 3:
+        raise NotebookError(f"notebook format {major!r} is too old to read: open it in a current "
+                            "Jupyter, save it, and submit it again")
+    if major == 3:  # converted losslessly by nbformat
         try:
             return nbformat.reads(json.dumps(raw), as_version=4)
-        except Exception:
-            raise NotebookError(f"notebook format {major!r} is too old to read; open and save it "
-                                "in a current Jupyter") from None
+        except Exception as exc:
+            raise NotebookError(f"could not convert this format-3 notebook ({exc})") from None
     try:
         return nbformat.from_dict(raw)
     except Exception as exc:

@@ -65,6 +65,9 @@ class Exercise:
     # Optional custom judge(answer, case, reference_answer, tol) -> Verdict,
     # for exercises graded statistically rather than value by value.
     judge: Callable | None = None
+    # Student release only: public cases' stored answers instead of reference code,
+    # {"expected": [...], "mistakes": {name: [...]}}.
+    stored: dict | None = None
 
     def seed(self) -> int:
         return zlib.crc32(self.name.encode())

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import resource
 import signal
 import subprocess
 import sys
@@ -30,6 +29,7 @@ MAX_RESULT_BYTES = 64 * 2**20
 @dataclass(frozen=True)
 class Limits:
     wall_s: float = 60.0          # per exercise
+    submission_s: float = 600.0   # per learner, all exercises together
     cpu_s: int = 60
     memory_bytes: int = 3 * 2**30
     file_bytes: int = 64 * 2**20  # also caps what learner code can print
@@ -58,14 +58,9 @@ def reference_spec(exercise, registry) -> dict[str, str]:
     return out
 
 
-def _limit(limits: Limits):
-    def apply():
-        os.setsid()
-        resource.setrlimit(resource.RLIMIT_AS, (limits.memory_bytes, limits.memory_bytes))
-        resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_s, limits.cpu_s + 1))
-        resource.setrlimit(resource.RLIMIT_FSIZE, (limits.file_bytes, limits.file_bytes))
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    return apply
+def rlimits(limits: Limits) -> dict[str, int]:
+    return {"RLIMIT_AS": limits.memory_bytes, "RLIMIT_CPU": limits.cpu_s,
+            "RLIMIT_FSIZE": limits.file_bytes, "RLIMIT_CORE": 0}
 
 
 def child_env(home: str) -> dict[str, str]:
@@ -92,11 +87,12 @@ def run_exercise(cells, name: str, cases, references: dict[str, str], limits: Li
                 "references": references, "needs_config": needs_config,
                 "closed_paths": closed_paths(), "closed_modules": list(CLOSED_MODULES)}
         (job / "job.json").write_text(json.dumps(spec), encoding="utf-8")
+        (job / "limits.json").write_text(json.dumps(rlimits(limits)), encoding="utf-8")
         start = time.monotonic()
         code, timed_out = _spawn(job, limits)
         run = _collect(job, len(cases), limits)
         run.seconds = time.monotonic() - start
-        _explain_exit(run, code, timed_out, limits, job)
+        _explain_exit(run, code, timed_out, limits, job, len(cases))
         return run
 
 
@@ -104,7 +100,7 @@ def _spawn(job: Path, limits: Limits) -> tuple[int | None, bool]:
     with open(job / "stdout", "wb") as out, open(job / "stderr", "wb") as err:
         proc = subprocess.Popen([sys.executable, "-I", str(CHILD), str(job)], cwd=job / "scratch",
                                 env=child_env(str(job / "scratch")), stdin=subprocess.DEVNULL,
-                                stdout=out, stderr=err, preexec_fn=_limit(limits))
+                                stdout=out, stderr=err, start_new_session=True)
         try:
             code = proc.wait(timeout=limits.wall_s)
             timed_out = False
@@ -158,7 +154,8 @@ def _answer(tree, load):
     return Broken("malformed answer")
 
 
-def _explain_exit(run: ChildRun, code, timed_out: bool, limits: Limits, job: Path) -> None:
+def _explain_exit(run: ChildRun, code, timed_out: bool, limits: Limits, job: Path,
+                  n_cases: int) -> None:
     if run.problem:
         return
     if timed_out:
@@ -170,9 +167,9 @@ def _explain_exit(run: ChildRun, code, timed_out: bool, limits: Limits, job: Pat
             "SIGXFSZ": "wrote or printed far too much output",
             "SIGKILL": "was killed (memory limit, or too much output)",
         }.get(sig, f"crashed (signal {sig})")
-    elif code not in (0, None) and not run.found and not run.cell_errors:
+    elif run.found is False and code not in (0, None) and not run.cell_errors:
         tail = (job / "stderr").read_bytes()[-limits.output_bytes:].decode("utf-8", "replace")
         last = tail.strip().splitlines()[-1] if tail.strip() else f"exit code {code}"
         run.problem = f"the grading process stopped early ({last[:300]})"
-    elif code not in (0, None):
-        run.problem = f"the learner's code ended the process (exit code {code})"
+    elif run.found and (code not in (0, None) or len(run.answers) < n_cases):
+        run.problem = f"the learner's code ended the process early (exit code {code})"

@@ -1,0 +1,110 @@
+"""Batch grading: inputs (notebooks, folders, zips), resume after SIGKILL, points, exit codes."""
+import csv
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import zipfile
+
+import pytest
+
+from conftest import ROOT
+from test_hostile import GOOD_EMBED, GOOD_ONE_HOT, embed_doing, write_learner
+
+GRADE = [sys.executable, "-m", "grader", "grade"]
+
+
+def rows(out):
+    return list(csv.DictReader((out / "gradebook.csv").open()))
+
+
+def test_solutions_full_marks_and_stubs_not_attempted(tmp_path):
+    sol, ex = ROOT / "solutions" / "01_embeddings.ipynb", ROOT / "exercises" / "01_embeddings.ipynb"
+    out = tmp_path / "out"
+    proc = subprocess.run(GRADE + [str(sol), str(ex), "--out", str(out)], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    by_name = {r["submission"]: r for r in rows(out)}
+    assert len(by_name) == 2  # same stem twice: names made unique
+    solved = next(r for r in by_name.values() if r["total"] == r["max_total"])
+    stub = next(r for r in by_name.values() if r is not solved)
+    assert solved["embed"] == solved["one_hot_embed"] == "1"
+    assert stub["total"] == "0"
+    report = json.loads((out / "report.json").read_text())
+    stub_verdicts = next(s for s in report["submissions"] if s["total"] == 0)["verdicts"]
+    assert {v["status"] for v in stub_verdicts} == {"not_attempted"}
+
+
+def test_zip_of_a_class_and_zip_slip(tmp_path):
+    write_learner(tmp_path / "src" / "ann", [GOOD_EMBED, GOOD_ONE_HOT])
+    write_learner(tmp_path / "src" / "bob", [embed_doing("return wte[idx]"), GOOD_ONE_HOT])
+    archive = tmp_path / "class.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        for learner in ("ann", "bob"):
+            zf.write(tmp_path / "src" / learner / "01_embeddings.ipynb", f"{learner}/01_embeddings.ipynb")
+        zf.writestr("../../escaped.ipynb", "{}")
+    out = tmp_path / "out"
+    assert subprocess.run(GRADE + [str(archive), "--out", str(out)], capture_output=True).returncode == 0
+    got = {r["submission"]: r["total"] for r in rows(out)}
+    assert got == {"ann": "2", "bob": "1"}
+    assert not (tmp_path / "escaped.ipynb").exists() and not (out.parent / "escaped.ipynb").exists()
+
+
+def test_corrupt_zip_is_reported_not_fatal(tmp_path):
+    (tmp_path / "carl.zip").write_bytes(b"PK\x03\x04 not really")
+    out = tmp_path / "out"
+    assert subprocess.run(GRADE + [str(tmp_path / "carl.zip"), "--out", str(out)],
+                          capture_output=True).returncode == 0
+    (row,) = rows(out)
+    assert row["submission"] == "carl" and "could not be opened" in row["problem"]
+
+
+def test_points_are_configurable_and_validated(tmp_path):
+    write_learner(tmp_path / "dan", [GOOD_EMBED, "def one_hot_embed(wte, idx):\n    return wte[idx]"])
+    (tmp_path / "points.json").write_text(json.dumps({"embed": 3, "one_hot_embed": 2}))
+    out = tmp_path / "out"
+    subprocess.run(GRADE + [str(tmp_path / "dan"), "--out", str(out), "--points",
+                            str(tmp_path / "points.json")], check=True, capture_output=True)
+    (row,) = rows(out)
+    assert (row["embed"], row["one_hot_embed"], row["total"], row["max_total"]) == ("3", "2", "5", "5")
+    (tmp_path / "bad.json").write_text(json.dumps({"embedd": 1}))
+    proc = subprocess.run(GRADE + [str(tmp_path / "dan"), "--out", str(out), "--points",
+                                   str(tmp_path / "bad.json")], capture_output=True, text=True)
+    assert proc.returncode == 2 and "embedd" in proc.stderr
+
+
+def test_missing_input_exits_2(tmp_path):
+    proc = subprocess.run(GRADE + [str(tmp_path / "nope.ipynb"), "--out", str(tmp_path / "o")],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2 and "no such file" in proc.stderr
+
+
+def test_sigkill_midway_then_resume(tmp_path):
+    klass = tmp_path / "class"
+    for i in range(8):
+        slow = GOOD_EMBED.replace("    T = idx", "    import time\n    time.sleep(0.05)\n    T = idx")
+        write_learner(klass / f"learner_{i}", [slow if i % 2 else GOOD_EMBED, GOOD_ONE_HOT])
+    out = tmp_path / "out"
+    proc = subprocess.Popen(GRADE + [str(klass), "--out", str(out)], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        done = list((out / ".state").glob("*.json")) if (out / ".state").exists() else []
+        if len(done) >= 2:
+            break
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    partial = rows(out)  # rebuilt atomically after each learner: a consistent prefix
+    names = [r["submission"] for r in partial]
+    finished = {p.stem for p in (out / ".state").glob("*.json")}
+    assert 1 <= len(names) < 8 and len(names) == len(set(names)) and set(names) <= finished
+    assert all(r["total"] == "2" for r in partial)
+    again = subprocess.run(GRADE + [str(klass), "--out", str(out)], capture_output=True, text=True)
+    assert again.returncode == 0
+    assert "already graded" in again.stderr
+    final = rows(out)
+    assert sorted(r["submission"] for r in final) == [f"learner_{i}" for i in range(8)]
+    assert all(r["total"] == "2" for r in final)
+    assert json.loads((out / "report.json").read_text())["complete"] is True

@@ -1,0 +1,143 @@
+"""A class of 50 learners, correct, wrong and hostile, graded with --jobs 2.
+
+Each hostile or broken submission has its exact expected outcome: the points
+per exercise and the reason the feedback must give.
+"""
+import csv
+import json
+import subprocess
+import sys
+
+import nbformat
+import pytest
+
+from conftest import ROOT
+
+GOOD_EMBED = '''def embed(wte, wpe, idx):
+    T = idx.shape[-1]
+    if T > wpe.shape[0]:
+        raise ValueError(f"sequence length {T} exceeds the block size {wpe.shape[0]}")
+    return wte[idx] + wpe[:T]'''
+GOOD_ONE_HOT = '''def one_hot_embed(wte, idx):
+    return np.eye(wte.shape[0], dtype=wte.dtype)[idx] @ wte'''
+BODY = "def embed(wte, wpe, idx):\n{}\n"
+
+
+def embed_doing(lines: str) -> str:
+    return BODY.format("\n".join("    " + ln for ln in lines.splitlines()))
+
+
+# name: (cells for embed, expected embed points, expected embed status, reason substring)
+HOSTILE = {
+    "stub": (embed_doing('raise NotImplementedError("embed: replace this line")'), 0, "not_attempted", "not attempted"),
+    "infinite_loop": (embed_doing("while True:\n    pass"), 0, "broken", "timed out"),
+    "memory_bomb": (embed_doing("x = np.ones(10**11)\nreturn x"), 0, "failed", "ran out of memory"),
+    "list_bomb": (embed_doing("x = [0] * 10**11\nreturn x"), 0, "failed", "ran out of memory"),
+    "crash": (embed_doing("import os\nos.abort()"), 0, "broken", "crashed (signal SIGABRT)"),
+    "huge_output": (embed_doing('print("x" * 10**8)\nreturn wte[idx] + wpe[:idx.shape[-1]]'), 0, "failed",
+                    "far too much output"),
+    "nan_answer": (embed_doing("return np.full(idx.shape + (wte.shape[1],), np.nan, wte.dtype)"), 0, "failed",
+                   "NaN"),
+    "wrong_shape": (embed_doing("return wte[idx][..., :1]"), 0, "failed", "wrong shape"),
+    "sys_exit": (embed_doing("import sys\nsys.exit(0)"), 0, "failed", "raised SystemExit"),
+    "os_exit": (embed_doing("import os\nos._exit(0)"), 0, "broken", "ended the process early"),
+    "import_grader": (embed_doing("from grader.lessons import l01_embeddings as r\nreturn r.ref.embed(wte, wpe, idx)"),
+                      0, "failed", "not allowed while grading: import grader"),
+    "import_reference": (embed_doing("from gpt2course.numpy_gpt import embed as e\nreturn e(wte, wpe, idx)"),
+                         0, "failed", "not allowed while grading: import gpt2course"),
+    "read_solutions": (embed_doing(f"exec(open({str(ROOT / 'solutions' / '01_embeddings.ipynb')!r}).read())"),
+                       0, "failed", "not allowed while grading: reading"),
+    "subprocess": (embed_doing("import subprocess\nsubprocess.run(['true'])\nreturn wte[idx]"), 0, "failed",
+                   "starting a program"),
+    "fork": (embed_doing("import os\nos.fork()\nreturn wte[idx]"), 0, "failed", "forking the process"),
+    "raise_limits": (embed_doing("import resource\nresource.setrlimit(resource.RLIMIT_AS, (-1, -1))"), 0,
+                     "failed", "changing resource limits"),
+    "subclass_eq": ("class Always(np.ndarray):\n    def __eq__(self, other):\n        return True\n"
+                    + embed_doing("return np.zeros(3).view(Always)"), 0, "failed", "Always"),
+    "object_answer": ("class Fake:\n    shape = (2, 4, 4)\n    def __array__(self, *a, **k):\n        return np.zeros(self.shape)\n"
+                      + embed_doing("return Fake()"), 0, "failed", "not a NumPy array"),
+    "renamed": (GOOD_EMBED.replace("def embed", "def embed_v2"), 0, "missing", "`embed_v2`: was it renamed?"),
+    "syntax_error": (GOOD_EMBED + "\n    return )(", 0, "broken", "SyntaxError"),
+    "patch_numpy": ("np.allclose = lambda *a, **k: True\nnp.array_equal = lambda *a, **k: True\n"
+                    "import builtins\nbuiltins.isinstance = lambda *a: True\n"
+                    + embed_doing("return wte[idx]"), 0, "failed", "position embedding missing"),
+}
+MISTAKE = {"mistake_positions": (embed_doing("return wte[idx] + wpe[idx]"), 0, "failed",
+                                 "position rows looked up by token id")}
+
+
+def write_learner(folder, cells, lesson="01_embeddings"):
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from nbbuild import code, notebook
+
+    folder.mkdir(parents=True)
+    nb = notebook([code("import numpy as np\nfrom grader import check"), *[code(c) for c in cells],
+                   code("check(embed)")], lesson=lesson)
+    nbformat.write(nb, folder / "01_embeddings.ipynb")
+
+
+@pytest.fixture(scope="module")
+def graded_class(tmp_path_factory):
+    base = tmp_path_factory.mktemp("class")
+    klass = base / "class"
+    for name, (cell, *_rest) in {**HOSTILE, **MISTAKE}.items():
+        write_learner(klass / name, [cell, GOOD_ONE_HOT])
+    for i in range(50 - len(HOSTILE) - len(MISTAKE) - 3):
+        write_learner(klass / f"correct_{i:02d}", [GOOD_EMBED, GOOD_ONE_HOT])
+    (klass / "bad_json").mkdir()
+    (klass / "bad_json" / "01_embeddings.ipynb").write_text('{"cells": [')
+    (klass / "old_format").mkdir()
+    (klass / "old_format" / "01_embeddings.ipynb").write_text(json.dumps({"nbformat": 1, "cells": []}))
+    (klass / "empty_folder").mkdir()
+    out = base / "out"
+    proc = subprocess.run([sys.executable, "-m", "grader", "grade", str(klass), "--out", str(out),
+                           "--jobs", "2", "--timeout", "8"], capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    rows = list(csv.DictReader((out / "gradebook.csv").open()))
+    report = {s["name"]: s for s in json.loads((out / "report.json").read_text())["submissions"]}
+    return rows, report, out
+
+
+def test_gradebook_is_complete(graded_class):
+    rows, report, _ = graded_class
+    names = [r["submission"] for r in rows]
+    assert len(names) == len(set(names)) == 50
+    assert list(rows[0]) == ["submission", "embed", "one_hot_embed", "total", "max_total", "problem"]
+
+
+def test_correct_learners_get_full_marks(graded_class):
+    rows, _, _ = graded_class
+    correct = [r for r in rows if r["submission"].startswith("correct_")]
+    assert correct and all(r["total"] == "2" and r["max_total"] == "2" for r in correct)
+
+
+@pytest.mark.parametrize("name", sorted({**HOSTILE, **MISTAKE}))
+def test_exact_outcome(graded_class, name):
+    rows, report, out = graded_class
+    _, points, status, reason = {**HOSTILE, **MISTAKE}[name]
+    row = next(r for r in rows if r["submission"] == name)
+    verdict = next(v for v in report[name]["verdicts"] if v["exercise"] == "embed")
+    feedback = (out / "feedback" / name / "feedback.md").read_text()
+    assert float(row["embed"]) == points
+    assert verdict["status"] == status
+    assert reason in verdict["message"] or reason in feedback, verdict["message"]
+    assert row["one_hot_embed"] == "1", "a broken exercise must not sink the others"
+
+
+@pytest.mark.parametrize("name, reason", [
+    ("bad_json", "not valid JSON"),
+    ("old_format", "too old"),
+    ("empty_folder", "no .ipynb notebook"),
+])
+def test_unreadable_submissions(graded_class, name, reason):
+    rows, report, out = graded_class
+    row = next(r for r in rows if r["submission"] == name)
+    assert row["total"] == "0" and reason in row["problem"]
+    assert reason in (out / "feedback" / name / "feedback.md").read_text()
+
+
+def test_feedback_hides_hidden_values(graded_class):
+    _, _, out = graded_class
+    text = (out / "feedback" / "mistake_positions" / "feedback.md").read_text()
+    assert "hidden test" in text or "public example" in text
+    assert "[[" not in text and "array(" not in text

@@ -1,0 +1,112 @@
+"""The student release: check() works from stored public data; no solution, hidden test
+or grader internals travel."""
+import subprocess
+import sys
+
+import pytest
+
+from grader import notebook as nbk
+from grader.release import build_release
+
+from conftest import ROOT
+
+# The course's reference model ships because the lessons run it; it is the one place
+# in the bundle where a learner can read a working model (see ARCHITECTURE.md).
+SHIPPED_REFERENCE_MODEL = "gpt2course/numpy_gpt.py"
+
+
+@pytest.fixture(scope="module")
+def bundle(tmp_path_factory):
+    return build_release(tmp_path_factory.mktemp("rel") / "student")
+
+
+def solution_lines():
+    for path in sorted((ROOT / "solutions").glob("*.ipynb")):
+        for cell in nbk.read(path).cells:
+            src = nbk.cell_source(cell)
+            lines = src.splitlines()
+            for start, end in nbk.solution_regions(src) if nbk.EXERCISE_TAG in nbk.tags(cell) else []:
+                for line in lines[start + 1:end]:
+                    if len(line.strip()) > 15 and not line.strip().startswith("#") \
+                            and not line.strip().endswith(("(", "[", "{")):
+                        yield line.strip()
+
+
+def text_files(bundle):
+    for p in bundle.rglob("*"):
+        if p.is_file() and p.suffix in {".py", ".ipynb", ".json", ".md", ".txt"}:
+            yield p, p.read_text(errors="replace")
+
+
+def leaks(bundle) -> list[str]:
+    needles, found = set(solution_lines()), []
+    assert needles
+    for path, text in text_files(bundle):
+        if path.relative_to(bundle).as_posix() == SHIPPED_REFERENCE_MODEL:
+            continue
+        if path.suffix == ".ipynb":
+            text = "\n".join(nbk.cell_source(c) for c in nbk.read(path).cells)
+        found += [f"{path.name}: {n}" for n in sorted(needles & {ln.strip() for ln in text.splitlines()})]
+        found += [f"{path.name}: solution marker"] if nbk.BEGIN in text else []
+    return found
+
+
+def test_no_solution_code_in_bundle(bundle):
+    assert leaks(bundle) == []
+
+
+def test_the_search_finds_a_planted_solution(bundle, tmp_path):
+    import shutil
+
+    copy = tmp_path / "copy"
+    shutil.copytree(bundle, copy)
+    shutil.copy(ROOT / "solutions" / "01_embeddings.ipynb", copy / "exercises" / "01_embeddings.ipynb")
+    assert leaks(copy)
+
+
+def test_no_hidden_tests_reference_or_batch_grader(bundle):
+    names = {p.relative_to(bundle).as_posix() for p in bundle.rglob("*") if p.is_file()}
+    assert not any(n.startswith("solutions/") for n in names)
+    assert not any(n.startswith("grader/lessons/l") for n in names)
+    for internal in ("grade.py", "sandbox.py", "_child.py", "stubs.py", "release.py", "collect.py"):
+        assert f"grader/{internal}" not in names
+    for _, text in text_files(bundle):
+        assert "hidden_cases(rng)" not in text and "def _embed_hidden" not in text
+
+
+def run_in_bundle(bundle, code):
+    return subprocess.run([sys.executable, "-c", f"import sys; sys.path.insert(0, {str(bundle)!r})\n" + code],
+                          cwd=bundle, capture_output=True, text=True, timeout=120)
+
+
+def test_check_works_in_bundle_and_names_mistakes(bundle):
+    proc = run_in_bundle(bundle, """
+import grader, numpy as np
+assert grader.__file__.startswith(sys.path[0]), grader.__file__
+from grader import check
+def embed(wte, wpe, idx):
+    return wte[idx] + wpe[idx]
+check(embed)
+def one_hot_embed(wte, idx):
+    return np.eye(wte.shape[0], dtype=wte.dtype)[idx] @ wte
+check(one_hot_embed)
+def embed(wte, wpe, idx):
+    raise NotImplementedError
+check(embed)
+""")
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout.splitlines()
+    assert out[0].startswith("embed: FAILED") and "position rows looked up by token id" in proc.stdout
+    assert any(line.startswith("one_hot_embed: PASSED") for line in out)
+    assert out[-1].startswith("embed: TODO")
+
+
+def test_bundle_has_lessons_and_exercises(bundle):
+    for folder in ("notebooks", "exercises"):
+        assert sorted(p.name for p in (bundle / folder).glob("*.ipynb")) == \
+            sorted(p.name for p in (ROOT / folder).glob("*.ipynb"))
+
+
+def test_release_refuses_to_overwrite(bundle):
+    with pytest.raises(ValueError, match="exists"):
+        build_release(bundle)
