@@ -98,7 +98,8 @@ def main(jobdir):
     cases = [wire.decode(c, load, config_type) for c in job["cases"]]
     references = load_references(job.get("references", {}))
     os.chdir(os.path.join(jobdir, "scratch"))
-    refused = close_doors(job.get("closed_paths", []), job.get("closed_modules", []))
+    sys.dont_write_bytecode = True  # -I ignores PYTHONDONTWRITEBYTECODE
+    refused = close_doors(job.get("closed_paths", []), job.get("closed_modules", []), jobdir)
 
     namespace = {"__name__": "__main__"}
     restore = builtins_keeper()
@@ -154,11 +155,19 @@ FORBIDDEN_EVENTS = {
 }
 
 
-def close_doors(paths, modules, isinstance=isinstance, str=str, bytes=bytes, any=any, len=len):
+WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
+CHANGING_EVENTS = ("os.remove", "os.rename", "os.rmdir", "os.mkdir", "os.truncate", "os.chmod",
+                   "os.chown", "os.link", "os.symlink", "os.utime", "shutil.rmtree", "shutil.move")
+
+
+def close_doors(paths, modules, jobdir, isinstance=isinstance, str=str, bytes=bytes, any=any,
+                len=len, int=int):
     """An audit hook (which Python code cannot remove) refuses imports of the
-    grader and the reference, and any file access under the closed folders.
-    Each refusal is recorded for the report."""
+    grader and the reference, any access under the closed folders, and any
+    writing or deleting outside this job's own folder (other learners' results
+    live elsewhere). Each refusal is recorded for the report."""
     roots = tuple(os.path.realpath(p) for p in paths)
+    own = os.path.realpath(jobdir)
     modules = frozenset(modules)
     refused = []
 
@@ -169,15 +178,25 @@ def close_doors(paths, modules, isinstance=isinstance, str=str, bytes=bytes, any
 
     realpath, fsdecode, sep = os.path.realpath, os.fsdecode, os.sep
 
+    def inside(path, root):
+        return path == root or path.startswith(root + sep)
+
     def hook(event, args):
         if event in FORBIDDEN_EVENTS:
             refuse(FORBIDDEN_EVENTS[event])
         if event == "import" and args and str(args[0]).split(".")[0] in modules:
             refuse(f"import {args[0]}")
-        elif event in ("open", "os.listdir", "os.scandir") and args and isinstance(args[0], (str, bytes)):
+        if not args or not isinstance(args[0], (str, bytes)):
+            return
+        if event in ("open", "os.listdir", "os.scandir") or event in CHANGING_EVENTS:
             path = realpath(fsdecode(args[0]))
-            if any(path == r or path.startswith(r + sep) for r in roots):
+            if any(inside(path, r) for r in roots):
                 refuse(f"reading {args[0]!r}")
+            writing = event in CHANGING_EVENTS or (event == "open" and (
+                (isinstance(args[1], str) and any(c in args[1] for c in "wax+"))
+                or (isinstance(args[2], int) and args[2] & WRITE_FLAGS)))
+            if writing and not inside(path, own):
+                refuse(f"writing {args[0]!r} outside the scratch folder")
 
     for name in list(sys.modules):
         if name.split(".")[0] in modules:

@@ -270,9 +270,9 @@ class Batch:
 
 def grade_batch(paths: list[Path], out: Path, limits: Limits | None = None, jobs: int = 1,
                 force: bool = False, points: dict | None = None, progress=None) -> list[Submission]:
-    limits = limits or Limits()
-    exercises = Exercises(points)
     out.mkdir(parents=True, exist_ok=True)
+    limits = dataclasses.replace(limits or Limits(), private=(str(out.resolve()),))
+    exercises = Exercises(points)
     learners = collect(paths, out / ".unpacked")
     batch = Batch(out, exercises)
     todo = [x for x in learners if force or batch.saved(x) is None]

@@ -34,6 +34,7 @@ class Limits:
     memory_bytes: int = 3 * 2**30
     file_bytes: int = 64 * 2**20  # also caps what learner code can print
     output_bytes: int = 20_000    # of stdout/stderr kept for the report
+    private: tuple[str, ...] = ()  # more folders closed to learner code (the batch's output)
 
 
 @dataclass
@@ -46,8 +47,9 @@ class ChildRun:
     seconds: float = 0.0
 
 
-def closed_paths() -> list[str]:
-    return [str(ROOT / d) for d in ("grader", "gpt2course", "solutions", "exercises", ".git")]
+def closed_paths(extra=()) -> list[str]:
+    return [str(ROOT / d) for d in ("grader", "gpt2course", "solutions", "exercises", ".git")] + \
+        [str(p) for p in extra]
 
 
 def reference_spec(exercise, registry) -> dict[str, str]:
@@ -85,7 +87,7 @@ def run_exercise(cells, name: str, cases, references: dict[str, str], limits: Li
         spec = {"cells": [{"index": c.index, "source": c.source} for c in cells],
                 "function": name, "cases": [enc(c.args) for c in cases],
                 "references": references, "needs_config": needs_config,
-                "closed_paths": closed_paths(), "closed_modules": list(CLOSED_MODULES)}
+                "closed_paths": closed_paths(limits.private), "closed_modules": list(CLOSED_MODULES)}
         (job / "job.json").write_text(json.dumps(spec), encoding="utf-8")
         (job / "limits.json").write_text(json.dumps(rlimits(limits)), encoding="utf-8")
         start = time.monotonic()

@@ -5,6 +5,7 @@ per exercise and the reason the feedback must give.
 """
 import csv
 import json
+import os
 import subprocess
 import sys
 
@@ -58,6 +59,12 @@ HOSTILE = {
                       + embed_doing("return Fake()"), 0, "failed", "not a NumPy array"),
     "renamed": (GOOD_EMBED.replace("def embed", "def embed_v2"), 0, "missing", "`embed_v2`: was it renamed?"),
     "syntax_error": (GOOD_EMBED + "\n    return )(", 0, "broken", "SyntaxError"),
+    "tamper_results": (embed_doing("import glob\nfor f in glob.glob('/tmp/**/.state/*.json', recursive=True):\n"
+                                   "    open(f, 'w').write('{}')\nreturn wte[idx]"), 0, "failed", "not allowed while grading"),
+    "write_outside": (embed_doing("open('/tmp/pwned.txt', 'w').write('x')\nreturn wte[idx]"), 0, "failed",
+                      "outside the scratch folder"),
+    "read_secret": (embed_doing("import os\nraise RuntimeError('env: ' + repr(sorted(os.environ)))"), 0,
+                    "failed", "raised RuntimeError: env: ['HOME', 'LANG'"),
     "patch_numpy": ("np.allclose = lambda *a, **k: True\nnp.array_equal = lambda *a, **k: True\n"
                     "import builtins\nbuiltins.isinstance = lambda *a: True\n"
                     + embed_doing("return wte[idx]"), 0, "failed", "position embedding missing"),
@@ -82,7 +89,7 @@ def graded_class(tmp_path_factory):
     klass = base / "class"
     for name, (cell, *_rest) in {**HOSTILE, **MISTAKE}.items():
         write_learner(klass / name, [cell, GOOD_ONE_HOT])
-    for i in range(50 - len(HOSTILE) - len(MISTAKE) - 3):
+    for i in range(50 - len(HOSTILE) - len(MISTAKE) - 3):  # the rest of a class of 50
         write_learner(klass / f"correct_{i:02d}", [GOOD_EMBED, GOOD_ONE_HOT])
     (klass / "bad_json").mkdir()
     (klass / "bad_json" / "01_embeddings.ipynb").write_text('{"cells": [')
@@ -90,8 +97,10 @@ def graded_class(tmp_path_factory):
     (klass / "old_format" / "01_embeddings.ipynb").write_text(json.dumps({"nbformat": 1, "cells": []}))
     (klass / "empty_folder").mkdir()
     out = base / "out"
+    env = dict(os.environ, GRADER_TEST_SECRET="hunter2")  # must never reach learner code
     proc = subprocess.run([sys.executable, "-m", "grader", "grade", str(klass), "--out", str(out),
-                           "--jobs", "2", "--timeout", "8"], capture_output=True, text=True, timeout=900)
+                           "--jobs", "2", "--timeout", "8"], capture_output=True, text=True, timeout=900,
+                          env=env)
     assert proc.returncode == 0, proc.stderr[-2000:]
     rows = list(csv.DictReader((out / "gradebook.csv").open()))
     report = {s["name"]: s for s in json.loads((out / "report.json").read_text())["submissions"]}
@@ -134,6 +143,12 @@ def test_unreadable_submissions(graded_class, name, reason):
     row = next(r for r in rows if r["submission"] == name)
     assert row["total"] == "0" and reason in row["problem"]
     assert reason in (out / "feedback" / name / "feedback.md").read_text()
+
+
+def test_no_secret_and_no_files_outside_scratch(graded_class):
+    _, _, out = graded_class
+    assert "GRADER_TEST_SECRET" not in (out / "feedback" / "read_secret" / "feedback.md").read_text()
+    assert not os.path.exists("/tmp/pwned.txt")
 
 
 def test_feedback_hides_hidden_values(graded_class):
