@@ -178,13 +178,16 @@ def close_doors(paths, modules, jobdir, isinstance=isinstance, str=str, bytes=by
 
     realpath, fsdecode, sep = os.path.realpath, os.fsdecode, os.sep
 
+    def closed_module(name):
+        return any(name == m or name.startswith(m + ".") for m in modules)
+
     def inside(path, root):
         return path == root or path.startswith(root + sep)
 
     def hook(event, args):
         if event in FORBIDDEN_EVENTS:
             refuse(FORBIDDEN_EVENTS[event])
-        if event == "import" and args and str(args[0]).split(".")[0] in modules:
+        if event == "import" and args and closed_module(str(args[0])):
             refuse(f"import {args[0]}")
         if not args or not isinstance(args[0], (str, bytes)):
             return
@@ -198,9 +201,12 @@ def close_doors(paths, modules, jobdir, isinstance=isinstance, str=str, bytes=by
             if writing and not inside(path, own):
                 refuse(f"writing {args[0]!r} outside the scratch folder")
 
-    for name in list(sys.modules):
-        if name.split(".")[0] in modules:
+    for name in list(sys.modules):  # loaded for the references: forget them
+        if closed_module(name):
             del sys.modules[name]
+            parent, _, child = name.rpartition(".")
+            if parent in sys.modules and hasattr(sys.modules[parent], child):
+                delattr(sys.modules[parent], child)
     sys.addaudithook(hook)
     return refused
 

@@ -119,7 +119,7 @@ def _array_mismatch(answer, expected: np.ndarray, tol: float, check_dtype: bool 
     if bad.any():
         return f"{int(bad.sum())} value(s) are NaN or infinite where finite values were expected"
     both = np.isfinite(expected)
-    if not np.array_equal(np.isfinite(answer), both) or not np.array_equal(answer[~both], expected[~both]):
+    if not np.array_equal(np.isfinite(answer), both) or not np.array_equal(answer[~both], expected[~both], equal_nan=True):
         return "infinite or NaN entries are in the wrong places"
     if not both.any():
         return None

@@ -45,7 +45,7 @@ HOSTILE = {
     "import_grader": (embed_doing("from grader.lessons import l01_embeddings as r\nreturn r.ref.embed(wte, wpe, idx)"),
                       0, "failed", "not allowed while grading: import grader"),
     "import_reference": (embed_doing("from gpt2course.numpy_gpt import embed as e\nreturn e(wte, wpe, idx)"),
-                         0, "failed", "not allowed while grading: import gpt2course"),
+                         0, "failed", "not allowed while grading: import gpt2course.numpy_gpt"),
     "read_solutions": (embed_doing(f"exec(open({str(ROOT / 'solutions' / '01_embeddings.ipynb')!r}).read())"),
                        0, "failed", "not allowed while grading: reading"),
     "subprocess": (embed_doing("import subprocess\nsubprocess.run(['true'])\nreturn wte[idx]"), 0, "failed",

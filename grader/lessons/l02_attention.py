@@ -1,0 +1,308 @@
+"""Lesson 02: LayerNorm and causal self-attention."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from gpt2course import numpy_gpt as ref
+
+from ..registry import Case, Exercise, Mistake, register
+
+LESSON = "02_attention"
+
+
+# ================================================================== layer_norm
+def _ln_inputs(rng, shape, dtype):
+    """Rows with different offsets and spreads, some of them narrow (variance
+    around 1e-3), so that the value of epsilon and where it sits are visible."""
+    *lead, d = shape
+    loc = rng.normal(0.0, 2.0, size=(*lead, 1))
+    scale = np.exp(rng.uniform(np.log(0.03), np.log(3.0), size=(*lead, 1)))
+    x = (loc + scale * rng.standard_normal(shape)).astype(dtype)
+    weight = rng.normal(1.0, 0.5, size=d).astype(dtype)
+    bias = rng.normal(0.0, 0.5, size=d).astype(dtype)
+    return {"x": x, "weight": weight, "bias": bias}
+
+
+def _ln_public():
+    rng = np.random.default_rng(21)
+    return [Case(_ln_inputs(rng, (4, 8), np.float64)),
+            Case(_ln_inputs(rng, (2, 3, 6), np.float64)),
+            Case(_ln_inputs(rng, (3, 5), np.float32)),
+            Case(_ln_inputs(rng, (3, 8), np.float64) | {"eps": 1e-3})]
+
+
+def _ln_hidden(rng):
+    cases = []
+    for shape, dtype, eps in [((6, 16), np.float64, None), ((2, 5, 12), np.float64, None),
+                              ((1, 10), np.float64, None), ((3, 1, 7), np.float64, None),
+                              ((4, 9, 32), np.float32, None), ((8, 64), np.float32, None),
+                              ((5, 24), np.float64, 1e-2), ((2, 4, 10), np.float64, 1e-6),
+                              ((7, 3), np.float64, None), ((3, 6, 20), np.float64, None)]:
+        args = _ln_inputs(rng, shape, dtype)
+        if eps is not None:
+            args["eps"] = eps
+        cases.append(Case(args))
+    return cases
+
+
+def _ln(x, weight, bias, eps, *, axis=-1, ddof=0, eps_outside=False):
+    mean = x.mean(axis=axis, keepdims=True)
+    var = x.var(axis=axis, keepdims=True, ddof=ddof)
+    denom = np.sqrt(var) + eps if eps_outside else np.sqrt(var + eps)
+    return (x - mean) / denom * weight + bias
+
+
+def _ln_sample_variance(x, weight, bias, eps=1e-5):
+    return _ln(x, weight, bias, eps, ddof=1)
+
+
+def _ln_eps_outside(x, weight, bias, eps=1e-5):
+    return _ln(x, weight, bias, eps, eps_outside=True)
+
+
+def _ln_no_eps(x, weight, bias, eps=1e-5):
+    return _ln(x, weight, bias, 0.0)
+
+
+def _ln_eps_1e6(x, weight, bias, eps=1e-5):
+    return _ln(x, weight, bias, 1e-6)
+
+
+def _ln_eps_ignored(x, weight, bias, eps=1e-5):
+    return _ln(x, weight, bias, 1e-5)
+
+
+def _ln_axis0(x, weight, bias, eps=1e-5):
+    return _ln(x, weight, bias, eps, axis=0)
+
+
+def _ln_whole_array(x, weight, bias, eps=1e-5):
+    return _ln(x, weight, bias, eps, axis=None)
+
+
+register(Exercise(
+    name="layer_norm",
+    lesson=LESSON,
+    reference=ref.layer_norm,
+    public_cases=_ln_public,
+    hidden_cases=_ln_hidden,
+    mistakes=[
+        Mistake("sample variance (ddof=1) instead of the population variance",
+                "LayerNorm divides the summed squares by d, not d - 1: use x.var(axis=-1, "
+                "keepdims=True) (ddof=0, NumPy's default) or the mean of the squared "
+                "deviations. torch.var and pandas default to d - 1; GPT-2 does not.",
+                _ln_sample_variance),
+        Mistake("epsilon added outside the square root",
+                "Epsilon goes inside the root: (x - mean) / sqrt(var + eps). "
+                "sqrt(var) + eps differs wherever the variance is small.",
+                _ln_eps_outside),
+        Mistake("epsilon left out (or far too small, like 1e-12)",
+                "GPT-2 uses eps = 1e-5 inside the square root: sqrt(var + eps), with the "
+                "eps argument. Without it, rows with a small spread are scaled up too much "
+                "(and a constant row divides by zero).",
+                _ln_no_eps),
+        Mistake("epsilon 1e-6 instead of 1e-5",
+                "Use the eps argument (default 1e-5, GPT-2's value), not a hard-coded "
+                "constant from another model.",
+                _ln_eps_1e6),
+        Mistake("the eps argument is ignored",
+                "The function must use the eps it is given (sqrt(var + eps)), not a "
+                "hard-coded 1e-5: it is only the default.",
+                _ln_eps_ignored),
+        Mistake("normalised over the wrong axis (axis 0)",
+                "Each position's vector is normalised over its own d features: take the "
+                "mean and variance over the last axis (axis=-1, keepdims=True), never over "
+                "positions or the batch.",
+                _ln_axis0),
+        Mistake("mean and variance taken over the whole array",
+                "np.mean(x) and np.var(x) without an axis pool every position together. "
+                "Normalise each position on its own: axis=-1, keepdims=True.",
+                _ln_whole_array),
+    ],
+))
+
+
+# ================================================================== causal_self_attention
+def _attn_inputs(rng, shape, n_head, dtype):
+    """Weights of std 1/sqrt(d) keep the scores near unit size, so attention is
+    neither uniform nor one-hot and every mistake shows."""
+    d = shape[-1]
+    std = 1.0 / math.sqrt(d)
+    args = {"x": rng.standard_normal(shape),
+            "w_qkv": rng.normal(0.0, std, size=(d, 3 * d)),
+            "b_qkv": rng.normal(0.0, 0.1, size=3 * d),
+            "w_o": rng.normal(0.0, std, size=(d, d)),
+            "b_o": rng.normal(0.0, 0.1, size=d)}
+    return {k: v.astype(dtype) for k, v in args.items()} | {"n_head": n_head}
+
+
+def _attn_public():
+    rng = np.random.default_rng(22)
+    return [Case(_attn_inputs(rng, (5, 8), 2, np.float64)),
+            Case(_attn_inputs(rng, (2, 4, 12), 3, np.float64)),
+            Case(_attn_inputs(rng, (6, 8), 4, np.float32))]
+
+
+def _attn_hidden(rng):
+    cases = []
+    for shape, n_head, dtype in [((7, 16), 4, np.float64), ((3, 9, 12), 3, np.float64),
+                                 ((1, 8), 2, np.float64), ((2, 1, 8), 4, np.float64),
+                                 ((10, 24), 6, np.float64), ((2, 6, 16), 2, np.float64),
+                                 ((4, 5, 6), 1, np.float64), ((2, 12, 32), 4, np.float32),
+                                 ((16, 64), 4, np.float32), ((3, 8, 20), 5, np.float64)]:
+        cases.append(Case(_attn_inputs(rng, shape, n_head, dtype)))
+    return cases
+
+
+def _split_transposed(t, n_head):
+    *lead, T, d = t.shape
+    return np.swapaxes(t.reshape(*lead, T, n_head, d // n_head), -3, -2)
+
+
+def _split_reshape_only(t, n_head):
+    *lead, T, d = t.shape
+    return t.reshape(*lead, n_head, T, d // n_head)
+
+
+def _merge_transposed(y):
+    *lead, h, T, dk = y.shape
+    return np.swapaxes(y, -3, -2).reshape(*lead, T, h * dk)
+
+
+def _merge_reshape_only(y):
+    *lead, h, T, dk = y.shape
+    return y.reshape(*lead, T, h * dk)
+
+
+def _softmax(z, axis):
+    with np.errstate(invalid="ignore"):  # an all -inf row gives NaN, as the learner's would
+        z = z - z.max(axis=axis, keepdims=True)
+        e = np.exp(z)
+        return e / e.sum(axis=axis, keepdims=True)
+
+
+def _attention(x, w_qkv, b_qkv, w_o, b_o, n_head, *, split=_split_transposed,
+               merge=_merge_transposed, scale="d_k", mask="causal", fill=-np.inf,
+               softmax_axis=-1, mask_after_softmax=False):
+    T, d = x.shape[-2:]
+    dk = d // n_head
+    qkv = x @ w_qkv + b_qkv
+    q, k, v = (split(t, n_head) for t in np.split(qkv, 3, axis=-1))
+    scores = q @ np.swapaxes(k, -1, -2)
+    if scale == "d_k":
+        scores = scores / math.sqrt(dk)
+    elif scale == "d":
+        scores = scores / math.sqrt(d)
+    elif scale == "float64":
+        scores = scores / np.sqrt(dk)  # a float64 NumPy scalar: upcasts float32
+    if mask_after_softmax:
+        w = _softmax(scores, softmax_axis) * np.tril(np.ones((T, T), dtype=x.dtype))
+    else:
+        if mask == "causal":
+            scores = np.where(np.tril(np.ones((T, T), dtype=bool)), scores, fill)
+        elif mask == "strict":
+            scores = np.where(np.tril(np.ones((T, T), dtype=bool), k=-1), scores, fill)
+        w = _softmax(scores, softmax_axis)
+    return merge(w @ v) @ w_o + b_o
+
+
+def _reshape_no_transpose(x, w_qkv, b_qkv, w_o, b_o, n_head):
+    return _attention(x, w_qkv, b_qkv, w_o, b_o, n_head,
+                      split=_split_reshape_only, merge=_merge_reshape_only)
+
+
+def _merge_no_transpose(x, w_qkv, b_qkv, w_o, b_o, n_head):
+    return _attention(x, w_qkv, b_qkv, w_o, b_o, n_head, merge=_merge_reshape_only)
+
+
+def _scale_sqrt_d(x, w_qkv, b_qkv, w_o, b_o, n_head):
+    return _attention(x, w_qkv, b_qkv, w_o, b_o, n_head, scale="d")
+
+
+def _no_scale(x, w_qkv, b_qkv, w_o, b_o, n_head):
+    return _attention(x, w_qkv, b_qkv, w_o, b_o, n_head, scale=None)
+
+
+def _no_mask(x, w_qkv, b_qkv, w_o, b_o, n_head):
+    return _attention(x, w_qkv, b_qkv, w_o, b_o, n_head, mask=None)
+
+
+def _strict_mask(x, w_qkv, b_qkv, w_o, b_o, n_head):
+    return _attention(x, w_qkv, b_qkv, w_o, b_o, n_head, mask="strict")
+
+
+def _strict_mask_finite(x, w_qkv, b_qkv, w_o, b_o, n_head):
+    return _attention(x, w_qkv, b_qkv, w_o, b_o, n_head, mask="strict", fill=-1e9)
+
+
+def _mask_after_softmax(x, w_qkv, b_qkv, w_o, b_o, n_head):
+    return _attention(x, w_qkv, b_qkv, w_o, b_o, n_head, mask_after_softmax=True)
+
+
+def _softmax_over_queries(x, w_qkv, b_qkv, w_o, b_o, n_head):
+    return _attention(x, w_qkv, b_qkv, w_o, b_o, n_head, softmax_axis=-2)
+
+
+def _upcast(x, w_qkv, b_qkv, w_o, b_o, n_head):
+    return _attention(x, w_qkv, b_qkv, w_o, b_o, n_head, scale="float64")
+
+
+register(Exercise(
+    name="causal_self_attention",
+    lesson=LESSON,
+    reference=ref.causal_self_attention,
+    public_cases=_attn_public,
+    hidden_cases=_attn_hidden,
+    mistakes=[
+        Mistake("head split by reshape without transpose",
+                "Reshaping (..., T, d) straight to (..., h, T, d_k) has the right shape but "
+                "mixes positions and features across heads. Reshape to (..., T, h, d_k) "
+                "first, then swap the T and h axes; merge back the same way in reverse.",
+                _reshape_no_transpose),
+        Mistake("heads merged by reshape without transpose",
+                "The split is right, but (..., h, T, d_k) was reshaped straight to "
+                "(..., T, d). Swap the h and T axes back first (np.swapaxes(y, -3, -2)), "
+                "then reshape, so that head i fills columns i*d_k to (i+1)*d_k.",
+                _merge_no_transpose),
+        Mistake("scores scaled by sqrt(d) instead of sqrt(d_k)",
+                "Divide Q K^T by the square root of the head size d_k = d / n_head, not of "
+                "the model width d: with sqrt(d) the scores are too small and attention "
+                "is too flat.",
+                _scale_sqrt_d),
+        Mistake("scores not scaled",
+                "Divide Q K^T by sqrt(d_k) before the softmax; unscaled scores have variance "
+                "d_k and make the softmax far too peaked.",
+                _no_scale),
+        Mistake("no causal mask",
+                "Position t may only attend to keys j <= t. Set the scores above the "
+                "diagonal to -inf before the softmax (np.tril gives the allowed entries), "
+                "or every position reads the future.",
+                _no_mask),
+        Mistake("causal mask hides the diagonal",
+                "The mask must keep j <= t, the diagonal included: np.tril(..., k=0), not "
+                "k=-1 (nor np.triu(..., k=0) as the hidden part). With a strict mask "
+                "position 0 sees no key at all and its row becomes NaN.",
+                _strict_mask),
+        Mistake("causal mask hides the diagonal (filled with a large finite number)",
+                "The mask must keep j <= t, the diagonal included: np.tril(..., k=0), not "
+                "k=-1. With a strict mask filled with a large negative number, position 0 "
+                "has no allowed key and spreads its attention over the whole sequence, "
+                "future included.",
+                _strict_mask_finite),
+        Mistake("mask applied after the softmax",
+                "Masking after the softmax leaves rows that no longer sum to one. Mask the "
+                "scores first (future entries to -inf), then take the softmax over the keys.",
+                _mask_after_softmax),
+        Mistake("softmax over the query axis instead of the key axis",
+                "Each query's weights over the keys must sum to one: softmax over the last "
+                "axis of the (..., T_query, T_key) scores (axis=-1), not axis -2.",
+                _softmax_over_queries),
+        Mistake("float32 inputs upcast to float64",
+                "np.sqrt(d_k) (or np.full(..., -np.inf), np.float64(...)) is a float64 "
+                "NumPy value and turns float32 arrays into float64. Use Python numbers for "
+                "constants (d_k ** 0.5, math.sqrt(d_k), -np.inf) so the dtype is kept.",
+                _upcast),
+    ],
+))
