@@ -19,8 +19,10 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m ipykernel install --sys-prefix --name python3 --display-name "Python 3 (gpt2-exactly)" >/dev/null
 	touch $(STAMP)
 
+# Opens lesson 01; notebooks/ (lessons) and exercises/ (your work) are side by side.
 lab: $(STAMP)
-	$(BIN)/jupyter lab notebooks/
+	$(BIN)/jupyter lab --ServerApp.root_dir="$(CURDIR)" \
+		--LabApp.default_url=/lab/tree/notebooks/01_embeddings.ipynb
 
 test: $(STAMP)
 	$(BIN)/python -m grader stubs --check
