@@ -12,7 +12,6 @@ import difflib
 import io
 import json
 import os
-import re
 import sys
 import tempfile
 import threading

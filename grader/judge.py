@@ -131,6 +131,30 @@ def _array_mismatch(answer, expected: np.ndarray, tol: float, check_dtype: bool 
     return f"right shape and dtype, but values differ (max relative error {err:.1e}, tolerance {tol:.0e})"
 
 
+def structure_mismatch(answer, case: Case, expected, tol: float) -> str | None:
+    """Keys, shapes and dtypes only: for the student release of statistically
+    graded exercises, whose judge stays with the instructor."""
+    if is_plain_array(expected):
+        if not is_plain_array(answer):
+            return f"returned {describe_value(answer)}; expected a NumPy array"
+        if (answer.shape, answer.dtype) != (expected.shape, expected.dtype):
+            return (f"got shape {answer.shape} and dtype {answer.dtype}, expected shape "
+                    f"{expected.shape} and dtype {expected.dtype}")
+        return None
+    if isinstance(expected, dict):
+        if not isinstance(answer, dict):
+            return f"returned {describe_value(answer)}; expected a dict"
+        missing, extra = sorted(set(expected) - set(answer)), sorted(set(answer) - set(expected))
+        if missing or extra:
+            return f"dict keys differ (missing {missing[:3]}, unexpected {extra[:3]})"
+        for k in expected:
+            reason = structure_mismatch(answer[k], case, expected[k], tol)
+            if reason:
+                return f"{k!r}: {reason}"
+        return None
+    return value_mismatch(answer, expected, tol)
+
+
 def case_mismatch(answer, expected, case: Case, tol: float) -> str | None:
     """Why answer fails this case, or None if it passes."""
     if isinstance(answer, Broken):
@@ -141,6 +165,8 @@ def case_mismatch(answer, expected, case: Case, tol: float) -> str | None:
         return _raise_mismatch(answer, case)
     if isinstance(answer, Raised):
         return f"raised {answer.describe()}"
+    if isinstance(expected, (Raised, Broken, NotAttempted)):  # a broken reference, never the learner's fault
+        return f"the reference itself failed on this case ({expected!r}); please report it"
     return value_mismatch(answer, expected, tol)
 
 
@@ -229,8 +255,14 @@ def name_mistakes(exercise: Exercise, cases, answers, expected, failed: list[int
         return []
     theirs = mistake_answers or mistake_answers_for(exercise, cases)
     tol = [c.tolerance(exercise.tolerance) for c in cases]
-    explains = {m.name: {i for i in failed if same_behaviour(answers[i], theirs[m.name][i], cases[i], tol[i])}
-                for m in exercise.mistakes}
+    if exercise.judge is not None:  # statistical exercises: "behaves like" is the judge's call
+        def alike(i, other):
+            return (not isinstance(other, (Raised, Broken, NotAttempted))
+                    and _judge_one(exercise, cases[i], answers[i], other) is None)
+    else:
+        def alike(i, other):
+            return same_behaviour(answers[i], other, cases[i], tol[i])
+    explains = {m.name: {i for i in failed if alike(i, theirs[m.name][i])} for m in exercise.mistakes}
     fails = {m.name: {i for i in range(len(cases))
                       if _judge_one(exercise, cases[i], theirs[m.name][i], expected[i])}
              for m in exercise.mistakes}

@@ -19,13 +19,14 @@ ROOT = Path(__file__).resolve().parent.parent
 STUDENT_GRADER_FILES = ("__init__.py", "check.py", "judge.py", "wire.py", "registry.py")
 
 LOADER = '''"""Student release: exercises rebuilt from stored public data (no reference code)."""
+import importlib
 import json
 from pathlib import Path
 
 from gpt2course.config import GPTConfig
 
 from .. import wire
-from ..judge import Raised
+from ..judge import Raised, structure_mismatch
 from ..registry import Case, Exercise, Mistake, register
 
 DATA = Path(__file__).with_name("data")
@@ -40,13 +41,21 @@ def _answer(tree, load):
     return wire.decode(tree, load, GPTConfig)
 
 
+def _shipped(where):
+    if not where:
+        return None
+    module, name = where.split(":")
+    return getattr(importlib.import_module(module), name)
+
+
 def _load():
     load = wire.npy_loader(str(DATA))
     for entry in json.loads((DATA / "index.json").read_text()):
         cases = [Case(wire.decode(c["args"], load, GPTConfig), True, c["raises"], tuple(c["mention"]),
                       c["about"]) for c in entry["cases"]]
         register(Exercise(
-            name=entry["name"], lesson=entry["lesson"], reference=None,
+            name=entry["name"], lesson=entry["lesson"], reference=_shipped(entry["shipped_reference"]),
+            uses=tuple(entry["uses"]), judge=structure_mismatch if entry["structure_only"] else None,
             public_cases=lambda cases=cases: cases, hidden_cases=lambda rng: [],
             mistakes=[Mistake(m["name"], m["explanation"], None) for m in entry["mistakes"]],
             tolerance=entry["tolerance"], points=entry["points"],
@@ -70,15 +79,22 @@ def encode_answer(answer, enc: wire.Encoder):
 
 def exercise_entry(exercise, enc: wire.Encoder) -> dict:
     cases = exercise.cases(hidden=False)
+    ref = exercise.reference
+    # The lessons' NumPy model ships in the bundle anyway; an exercise whose
+    # reference lives there may swap it in for the pieces a later exercise uses.
+    shipped = f"{ref.__module__}:{ref.__name__}" if ref.__module__.startswith("gpt2course.") else None
+    statistical = exercise.judge is not None
     return {
         "name": exercise.name, "lesson": exercise.lesson, "tolerance": exercise.tolerance,
-        "points": exercise.points,
+        "points": exercise.points, "uses": list(exercise.uses), "shipped_reference": shipped,
+        "structure_only": statistical,
         "cases": [{"args": enc(c.args), "raises": c.raises, "mention": list(c.mention), "about": c.about}
                   for c in cases],
         "expected": [encode_answer(a, enc) for a in reference_answers(exercise, cases)],
-        "mistakes": [{"name": m.name, "explanation": m.explanation,
-                      "answers": [encode_answer(call_answer(m.variant, c), enc) for c in cases]}
-                     for m in exercise.mistakes],
+        "mistakes": [] if statistical else [
+            {"name": m.name, "explanation": m.explanation,
+             "answers": [encode_answer(call_answer(m.variant, c), enc) for c in cases]}
+            for m in exercise.mistakes],
     }
 
 
@@ -97,11 +113,7 @@ def build_release(out: Path, force: bool = False) -> Path:
         shutil.copy2(ROOT / "grader" / name, student / name)
     (student / "lessons" / "__init__.py").write_text(LOADER)
     enc = wire.Encoder(str(student / "lessons" / "data"), "p")
-    entries = []
-    for exercise in registry.load_all().values():
-        # statistically judged exercises keep their judge in the instructor's grader
-        if exercise.judge is None:
-            entries.append(exercise_entry(exercise, enc))
+    entries = [exercise_entry(e, enc) for e in registry.load_all().values()]
     (student / "lessons" / "data" / "index.json").write_text(json.dumps(entries, indent=1))
     (out / "README.md").write_text(STUDENT_README)
     return out

@@ -73,7 +73,8 @@ class Encoder:
         if self.folder is None:
             self.memory[name] = np.array(value, copy=True)
         else:
-            np.save(os.path.join(self.folder, name), np.ascontiguousarray(value), allow_pickle=False)
+            # np.require keeps 0-d arrays 0-d (ascontiguousarray would make them (1,))
+            np.save(os.path.join(self.folder, name), np.require(value, requirements='C'), allow_pickle=False)
         return {"npy": name}
 
 

@@ -110,3 +110,30 @@ def test_bundle_has_lessons_and_exercises(bundle):
 def test_release_refuses_to_overwrite(bundle):
     with pytest.raises(ValueError, match="exists"):
         build_release(bundle)
+
+
+def test_check_in_bundle_uses_reference_pieces_and_statistical_exercises(bundle):
+    proc = run_in_bundle(bundle, """
+import numpy as np
+from grader import check
+from gpt2course import numpy_gpt
+def block(x, params, layer, n_head):
+    p = lambda n: params[f"h.{layer}.{n}"]
+    x = x + causal_self_attention(layer_norm(x, p("ln_1.weight"), p("ln_1.bias")), p("attn.c_attn.weight"),
+                                  p("attn.c_attn.bias"), p("attn.c_proj.weight"), p("attn.c_proj.bias"), n_head)
+    return x + mlp(layer_norm(x, p("ln_2.weight"), p("ln_2.bias")), p("mlp.c_fc.weight"), p("mlp.c_fc.bias"),
+                   p("mlp.c_proj.weight"), p("mlp.c_proj.bias"))
+check(block)
+def init_gpt(config, seed):
+    return numpy_gpt.init_params(config, seed)
+check(init_gpt)
+def init_gpt(config, seed):
+    P = numpy_gpt.init_params(config, seed)
+    P["lm_head.weight"] = P["wte"].copy()
+    return P
+check(init_gpt)
+""")
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout.splitlines()
+    assert out[0].startswith("block: PASSED"), proc.stdout
+    assert out[1].startswith("init_gpt: PASSED") and out[2].startswith("init_gpt: FAILED"), proc.stdout

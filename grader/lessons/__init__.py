@@ -1,3 +1,5 @@
 """One module per lesson; importing them fills the registry."""
 from . import l01_embeddings  # noqa: F401
 from . import l02_attention  # noqa: F401
+from . import l03_mlp_block  # noqa: F401
+from . import l04_model  # noqa: F401

@@ -1,0 +1,241 @@
+"""Lesson 03: the tanh GELU, the MLP and the pre-LN block."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from gpt2course import numpy_gpt as ref
+from gpt2course.config import GPTConfig
+
+from ..registry import Case, Exercise, Mistake, register
+
+LESSON = "03_mlp_block"
+
+
+# ------------------------------------------------------------------ gelu_tanh
+def _gelu_public():
+    return [Case({"x": np.linspace(-4.0, 4.0, 17)}),
+            Case({"x": np.array([[-3.0, -1.0, -0.5], [0.0, 0.5, 3.0]], dtype=np.float32)})]
+
+
+def _gelu_hidden(rng):
+    cases = []
+    for shape, dtype, scale in [((200,), np.float64, 3.0), ((4, 50), np.float64, 2.0),
+                                ((2, 8, 16), np.float64, 4.0), ((3, 7), np.float32, 2.0),
+                                ((2, 5, 12), np.float32, 3.0), ((64,), np.float64, 1.0)]:
+        cases.append(Case({"x": (rng.standard_normal(shape) * scale).astype(dtype)}))
+    return cases
+
+
+_erf = np.vectorize(math.erf, otypes=[np.float64])
+
+
+def _gelu_exact(x):
+    return (0.5 * x * (1.0 + _erf(x / math.sqrt(2.0)))).astype(x.dtype)
+
+
+def _gelu_sigmoid(x):
+    return x / (1.0 + np.exp(-1.702 * x))
+
+
+def _gelu_no_cube(x):
+    return 0.5 * x * (1.0 + np.tanh(ref.GELU_C * x))
+
+
+def _gelu_upcast(x):
+    return 0.5 * x * (1.0 + np.tanh(np.sqrt(2.0 / np.pi) * (x + 0.044715 * x**3)))
+
+
+register(Exercise(
+    name="gelu_tanh",
+    lesson=LESSON,
+    reference=ref.gelu_tanh,
+    public_cases=_gelu_public,
+    hidden_cases=_gelu_hidden,
+    mistakes=[
+        Mistake("exact GELU instead of the tanh approximation",
+                "x * Phi(x) with erf is the 'exact' GELU; GPT-2 was trained with the tanh "
+                "approximation 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))). They differ by "
+                "less than 1e-3, which is still far more than the released weights tolerate.",
+                _gelu_exact),
+        Mistake("sigmoid approximation x * sigmoid(1.702 x)",
+                "x * sigmoid(1.702 x) is another GELU approximation (the 'quick GELU'), not the "
+                "one GPT-2 uses: use 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).",
+                _gelu_sigmoid),
+        Mistake("cubic term missing inside the tanh",
+                "The argument of tanh is sqrt(2/pi) * (x + 0.044715 * x**3); without the cubic "
+                "term the curve bends at the wrong place.",
+                _gelu_no_cube),
+        Mistake("float32 input upcast by a NumPy float64 constant",
+                "np.sqrt(2 / np.pi) is a NumPy float64 scalar, and NumPy 2 lets it turn a float32 "
+                "array into float64. Use a Python float (math.sqrt(2 / math.pi)) so the output "
+                "keeps the input's dtype.",
+                _gelu_upcast),
+    ],
+))
+
+
+# ------------------------------------------------------------------ mlp
+def _mlp_args(rng, lead, d, dtype, width=None):
+    width = width or 4 * d
+    return {"x": rng.standard_normal(lead + (d,)).astype(dtype),
+            "w_fc": (rng.standard_normal((d, width)) / math.sqrt(d)).astype(dtype),
+            "b_fc": (0.5 * rng.standard_normal(width)).astype(dtype),
+            "w_proj": (rng.standard_normal((width, d)) / math.sqrt(width)).astype(dtype),
+            "b_proj": (0.5 * rng.standard_normal(d)).astype(dtype)}
+
+
+def _mlp_public():
+    rng = np.random.default_rng(3)
+    return [Case(_mlp_args(rng, (5,), 4, np.float64)),
+            Case(_mlp_args(rng, (2, 3), 8, np.float32))]
+
+
+def _mlp_hidden(rng):
+    return [Case(_mlp_args(rng, lead, d, dtype)) for lead, d, dtype in
+            [((2, 7), 16, np.float64), ((9,), 8, np.float64), ((3, 4), 12, np.float32),
+             ((1, 10), 32, np.float64), ((2, 2, 5), 6, np.float64), ((6,), 64, np.float32)]]
+
+
+def _mlp_no_out_bias(x, w_fc, b_fc, w_proj, b_proj):
+    return ref.gelu_tanh(x @ w_fc + b_fc) @ w_proj
+
+
+def _mlp_gelu_after(x, w_fc, b_fc, w_proj, b_proj):
+    return ref.gelu_tanh((x @ w_fc + b_fc) @ w_proj + b_proj)
+
+
+def _mlp_relu(x, w_fc, b_fc, w_proj, b_proj):
+    return np.maximum(x @ w_fc + b_fc, 0) @ w_proj + b_proj
+
+
+register(Exercise(
+    name="mlp",
+    lesson=LESSON,
+    reference=ref.mlp,
+    public_cases=_mlp_public,
+    hidden_cases=_mlp_hidden,
+    uses=("gelu_tanh",),
+    mistakes=[
+        Mistake("bias of the down-projection missing",
+                "Both layers of GPT-2's MLP have a bias: ... @ w_proj + b_proj.",
+                _mlp_no_out_bias),
+        Mistake("GELU after the down-projection instead of between the layers",
+                "The nonlinearity sits in the middle, on the 4d-wide hidden layer: "
+                "gelu_tanh(x @ w_fc + b_fc) @ w_proj + b_proj. The output goes straight into "
+                "the residual stream.",
+                _mlp_gelu_after),
+        Mistake("ReLU instead of GELU",
+                "GPT-2's MLP uses the tanh GELU (your gelu_tanh), not max(0, x).",
+                _mlp_relu),
+    ],
+))
+
+
+# ------------------------------------------------------------------ block
+def random_params(rng, config: GPTConfig, dtype=np.float64) -> dict:
+    """Parameters with every tensor non-trivial (LayerNorm gains and biases too), scaled
+    so that activations stay O(1): a bug in any tensor's use shows up in the output."""
+    params = {}
+    for name, shape in ref.param_shapes(config).items():
+        if name.endswith("ln_1.weight") or name.endswith("ln_2.weight") or name == "ln_f.weight":
+            t = 1.0 + 0.3 * rng.standard_normal(shape)
+        elif name.endswith(".bias") or ".ln_" in name or name.startswith("ln_f"):
+            t = 0.3 * rng.standard_normal(shape)
+        elif name in ("wte", "wpe"):
+            t = rng.standard_normal(shape)
+        else:
+            t = rng.standard_normal(shape) / math.sqrt(shape[0])
+        params[name] = t.astype(dtype)
+    return params
+
+
+def _block_args(rng, lead, T, d, n_head, n_layer, layer, dtype):
+    config = GPTConfig(vocab_size=11, block_size=max(T, 1), n_layer=n_layer, n_embd=d, n_head=n_head)
+    return {"x": rng.standard_normal(lead + (T, d)).astype(dtype),
+            "params": random_params(rng, config, dtype),
+            "layer": layer, "n_head": n_head}
+
+
+def _block_public():
+    rng = np.random.default_rng(4)
+    return [Case(_block_args(rng, (1,), 4, 8, 2, 1, 0, np.float64)),
+            Case(_block_args(rng, (), 5, 8, 2, 2, 1, np.float64))]
+
+
+def _block_hidden(rng):
+    return [Case(_block_args(rng, lead, T, d, h, L, layer, dtype)) for lead, T, d, h, L, layer, dtype in
+            [((2,), 6, 16, 4, 2, 0, np.float64), ((3,), 5, 12, 3, 3, 2, np.float64),
+             ((), 9, 8, 1, 2, 1, np.float64), ((2,), 7, 16, 2, 1, 0, np.float32),
+             ((1,), 12, 24, 6, 4, 3, np.float64), ((2,), 4, 8, 4, 2, 1, np.float32)]]
+
+
+def _p(params, layer):
+    return lambda name: params[f"h.{layer}.{name}"]  # noqa: E731
+
+
+def _attn(x, p, n_head):
+    return ref.causal_self_attention(x, p("attn.c_attn.weight"), p("attn.c_attn.bias"),
+                                     p("attn.c_proj.weight"), p("attn.c_proj.bias"), n_head)
+
+
+def _mlp(x, p):
+    return ref.mlp(x, p("mlp.c_fc.weight"), p("mlp.c_fc.bias"), p("mlp.c_proj.weight"),
+                   p("mlp.c_proj.bias"))
+
+
+def _ln(x, p, which):
+    return ref.layer_norm(x, p(f"{which}.weight"), p(f"{which}.bias"))
+
+
+def _block_post_ln(x, params, layer, n_head):
+    p = _p(params, layer)
+    x = _ln(x + _attn(x, p, n_head), p, "ln_1")
+    return _ln(x + _mlp(x, p), p, "ln_2")
+
+
+def _block_no_mlp_residual(x, params, layer, n_head):
+    p = _p(params, layer)
+    x = x + _attn(_ln(x, p, "ln_1"), p, n_head)
+    return _mlp(_ln(x, p, "ln_2"), p)
+
+
+def _block_ln1_twice(x, params, layer, n_head):
+    p = _p(params, layer)
+    x = x + _attn(_ln(x, p, "ln_1"), p, n_head)
+    return x + _mlp(_ln(x, p, "ln_1"), p)
+
+
+def _block_parallel(x, params, layer, n_head):
+    p = _p(params, layer)
+    return x + _attn(_ln(x, p, "ln_1"), p, n_head) + _mlp(_ln(x, p, "ln_2"), p)
+
+
+register(Exercise(
+    name="block",
+    lesson=LESSON,
+    reference=ref.block,
+    public_cases=_block_public,
+    hidden_cases=_block_hidden,
+    uses=("layer_norm", "causal_self_attention", "gelu_tanh", "mlp"),
+    mistakes=[
+        Mistake("post-LN instead of pre-LN",
+                "GPT-2 normalises the input of each sub-layer and adds the result to the "
+                "untouched stream: x = x + attn(ln_1(x)); x = x + mlp(ln_2(x)). Normalising after "
+                "the addition (GPT-1, the original Transformer) is a different model.",
+                _block_post_ln),
+        Mistake("residual addition around the MLP missing",
+                "A block has two residual additions: the MLP's output is added to the stream "
+                "(x + mlp(ln_2(x))), it does not replace it.",
+                _block_no_mlp_residual),
+        Mistake("ln_1's parameters used for the second LayerNorm",
+                "Each LayerNorm has its own gain and bias: the MLP's input is normalised with "
+                "h.{layer}.ln_2.weight and h.{layer}.ln_2.bias.",
+                _block_ln1_twice),
+        Mistake("attention and MLP both read the block's input",
+                "The MLP reads the stream after the attention output has been added to it: "
+                "update x after attention, then compute x + mlp(ln_2(x)) from the new x.",
+                _block_parallel),
+    ],
+))
