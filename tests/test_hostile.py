@@ -156,3 +156,25 @@ def test_feedback_hides_hidden_values(graded_class):
     text = (out / "feedback" / "mistake_positions" / "feedback.md").read_text()
     assert "hidden test" in text or "public example" in text
     assert "[[" not in text and "array(" not in text
+
+
+def test_reference_pieces_do_not_open_the_model_to_learner_code(tmp_path):
+    """mlp is graded with the reference gelu_tanh swapped in, so the child loads the
+    course's model before learner code runs; learner code must still not reach it."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from nbbuild import code, notebook
+
+    cells = ["import numpy as np",
+             "def gelu_tanh(x):\n    import gpt2course.numpy_gpt as m\n    return m.gelu_tanh(x)",
+             "def mlp(x, w_fc, b_fc, w_proj, b_proj):\n    from gpt2course import numpy_gpt\n"
+             "    return numpy_gpt.mlp(x, w_fc, b_fc, w_proj, b_proj)",
+             "def block(x, params, layer, n_head):\n    import sys\n"
+             "    return sys.modules['gpt2course.numpy_gpt'].block(x, params, layer, n_head)"]
+    nbformat.write(notebook([code(c) for c in cells], lesson="03_mlp_block"), tmp_path / "eve.ipynb")
+    out = tmp_path / "out"
+    subprocess.run([sys.executable, "-m", "grader", "grade", str(tmp_path / "eve.ipynb"), "--out", str(out)],
+                   check=True, capture_output=True, timeout=300)
+    (row,) = csv.DictReader((out / "gradebook.csv").open())
+    assert (row["gelu_tanh"], row["mlp"], row["block"]) == ("0", "0", "0")
+    feedback = (out / "feedback" / "eve" / "feedback.md").read_text()
+    assert "refused import gpt2course.numpy_gpt" in feedback

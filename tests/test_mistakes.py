@@ -57,3 +57,25 @@ def test_check_names_mistake_in_learner_code():
 
     v = evaluate(one_hot_embed)
     assert v.mistakes == ["one-hot matrix in float64 upcasts a float32 table"]
+
+
+@pytest.mark.parametrize("exercise, mistake", MISTAKES, ids=lambda x: getattr(x, "name", ""))
+def test_mistake_is_named_after_crossing_the_process_boundary(exercise, mistake, tmp_path):
+    """The batch grader sees answers only as .npy + JSON written by the child:
+    the same mistake must still be named from what crosses that boundary."""
+    from grader import wire
+    from grader.sandbox import _answer
+    from grader.wire import Encoder
+
+    cases = exercise.cases()
+    expected = reference_answers(exercise, cases)
+    encode = Encoder(str(tmp_path), "a")
+    trees = []
+    for case in cases:
+        answer = call_answer(mistake.variant, case)
+        trees.append({"raised": {"type": answer.type_name, "bases": list(answer.bases),
+                                 "message": answer.message}} if hasattr(answer, "bases")
+                     else {"value": encode(answer)})
+    answers = [_answer(t, wire.npy_loader(str(tmp_path))) for t in trees]
+    verdict = judge(exercise, cases, answers, expected)
+    assert verdict.mistakes == [mistake.name]
