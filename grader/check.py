@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 
 from . import registry
-from .judge import NotAttempted, Verdict, call_answer, judge, reference_answers
+from .judge import NotAttempted, Raised, Verdict, call_answer, judge, reference_answers
 
 MARK = {"passed": "PASSED", "not_attempted": "TODO", "failed": "FAILED",
         "broken": "FAILED", "missing": "MISSING"}
@@ -43,7 +43,18 @@ def evaluate(fn, hidden: bool = True) -> Verdict:
         expected, mistakes = reference_answers(exercise, cases), None
     with reference_pieces(fn, exercise.uses):
         answers = [call_answer(fn, c, _config_type()) for c in cases]
-    return judge(exercise, cases, answers, expected, mistakes)
+    verdict = judge(exercise, cases, answers, expected, mistakes)
+    missing = missing_pieces(answers, exercise.uses)
+    if missing:
+        verdict.message += (f"\n  Define {', '.join(f'`{n}`' for n in missing)} in this notebook first "
+                            "(paste your solution from the earlier lesson).")
+    return verdict
+
+
+def missing_pieces(answers, uses) -> list[str]:
+    """Earlier exercises the function called but the notebook does not define."""
+    text = " ".join(a.message for a in answers if isinstance(a, Raised) and a.type_name == "NameError")
+    return [n for n in uses if f"'{n}'" in text]
 
 
 def _config_type():

@@ -8,6 +8,7 @@ no hidden tests and no batch grader are copied.
 """
 from __future__ import annotations
 
+import ast
 import json
 import shutil
 from pathlib import Path
@@ -17,9 +18,17 @@ from .judge import Broken, NotAttempted, Raised, call_answer, reference_answers
 
 ROOT = Path(__file__).resolve().parent.parent
 STUDENT_GRADER_FILES = ("__init__.py", "check.py", "judge.py", "wire.py", "registry.py")
+# What the student edition keeps of the course's NumPy model: bookkeeping only.
+# Every other function (new ones too, by default) is an exercise's answer or part of one.
+MODEL_KEEPS = {"check_token_ids", "config_from_params", "check_params", "param_shapes", "count_params"}
+HIDDEN_BODY = ('raise NotImplementedError("numpy_gpt.{name} is not in the student edition: it is part '
+               'of an exercise. Use your own solution (define it in your notebook).")')
+LESSON_NOTE = ("> **Student edition.** This lesson is shown with its outputs. Cells that call the "
+               "course's reference model (`numpy_gpt.embed`, `numpy_gpt.layer_norm`, ...) raise "
+               "`NotImplementedError` if you re-run them: those functions are your exercises. "
+               "Everything else runs as usual.")
 
 LOADER = '''"""Student release: exercises rebuilt from stored public data (no reference code)."""
-import importlib
 import json
 from pathlib import Path
 
@@ -41,20 +50,13 @@ def _answer(tree, load):
     return wire.decode(tree, load, GPTConfig)
 
 
-def _shipped(where):
-    if not where:
-        return None
-    module, name = where.split(":")
-    return getattr(importlib.import_module(module), name)
-
-
 def _load():
     load = wire.npy_loader(str(DATA))
     for entry in json.loads((DATA / "index.json").read_text()):
         cases = [Case(wire.decode(c["args"], load, GPTConfig), True, c["raises"], tuple(c["mention"]),
                       c["about"]) for c in entry["cases"]]
         register(Exercise(
-            name=entry["name"], lesson=entry["lesson"], reference=_shipped(entry["shipped_reference"]),
+            name=entry["name"], lesson=entry["lesson"], reference=None,
             uses=tuple(entry["uses"]), judge=structure_mismatch if entry["structure_only"] else None,
             public_cases=lambda cases=cases: cases, hidden_cases=lambda rng: [],
             mistakes=[Mistake(m["name"], m["explanation"], None) for m in entry["mistakes"]],
@@ -80,13 +82,10 @@ def encode_answer(answer, enc: wire.Encoder):
 def exercise_entry(exercise, enc: wire.Encoder) -> dict:
     cases = exercise.cases(hidden=False)
     ref = exercise.reference
-    # The lessons' NumPy model ships in the bundle anyway; an exercise whose
-    # reference lives there may swap it in for the pieces a later exercise uses.
-    shipped = f"{ref.__module__}:{ref.__name__}" if ref.__module__.startswith("gpt2course.") else None
     statistical = exercise.judge is not None
     return {
         "name": exercise.name, "lesson": exercise.lesson, "tolerance": exercise.tolerance,
-        "points": exercise.points, "uses": list(exercise.uses), "shipped_reference": shipped,
+        "points": exercise.points, "uses": list(exercise.uses),
         "structure_only": statistical,
         "cases": [{"args": enc(c.args), "raises": c.raises, "mention": list(c.mention), "about": c.about}
                   for c in cases],
@@ -98,6 +97,32 @@ def exercise_entry(exercise, enc: wire.Encoder) -> dict:
     }
 
 
+def hide_answers(source: str, keep: set[str]) -> str:
+    """Replace the body of every top-level function not in ``keep`` by a raise,
+    keeping its signature and docstring, so imports and names still work."""
+    tree = ast.parse(source)
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name not in keep:
+            doc = ast.get_docstring(node)
+            body = [ast.Expr(ast.Constant(doc))] if doc else []
+            node.body = body + ast.parse(HIDDEN_BODY.format(name=node.name)).body
+    note = ast.Expr(ast.Constant("Student edition: the model's functions are exercises and are not included."))
+    if tree.body and isinstance(tree.body[0], ast.Expr) and isinstance(tree.body[0].value, ast.Constant):
+        tree.body[0] = note
+    else:
+        tree.body.insert(0, note)
+    return ast.unparse(tree) + "\n"
+
+
+def mark_lessons(folder: Path) -> None:
+    import nbformat
+
+    for path in sorted(folder.glob("*.ipynb")):
+        nb = nbformat.read(path, as_version=4)
+        nb.cells.insert(0, nbformat.v4.new_markdown_cell(LESSON_NOTE, id="student-edition-note"))
+        nbformat.write(nb, path)
+
+
 def build_release(out: Path, force: bool = False) -> Path:
     if out.exists():
         if not force:
@@ -107,6 +132,9 @@ def build_release(out: Path, force: bool = False) -> Path:
     for folder in ("notebooks", "exercises"):
         shutil.copytree(ROOT / folder, out / folder, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
     shutil.copytree(ROOT / "gpt2course", out / "gpt2course", ignore=shutil.ignore_patterns("__pycache__"))
+    model = out / "gpt2course" / "numpy_gpt.py"
+    model.write_text(hide_answers(model.read_text(), MODEL_KEEPS))
+    mark_lessons(out / "notebooks")
     student = out / "grader"
     (student / "lessons" / "data").mkdir(parents=True)
     for name in STUDENT_GRADER_FILES:
@@ -121,12 +149,17 @@ def build_release(out: Path, force: bool = False) -> Path:
 
 STUDENT_README = """# GPT-2, exactly: student edition
 
-Open `notebooks/` to read the lessons and `exercises/` to do the exercises
-(`jupyter lab`, with numpy, torch, matplotlib and ipywidgets installed, and
-this folder on your `PYTHONPATH`, e.g. `pip install -e .` is not needed:
-start JupyterLab from this folder).
+Start JupyterLab from this folder (`jupyter lab`, with numpy, torch,
+matplotlib and ipywidgets installed). Read the lessons in `notebooks/` and do
+the exercises in `exercises/`.
 
 Each exercise ends with a `check(...)` cell. Here it runs the public examples
 and names a classic mistake when your answer matches one; your instructor's
 grader runs further hidden tests.
+
+This edition does not include the course's reference model: the lessons are
+shown with their outputs, and cells that call the model's functions raise an
+error if re-run. An exercise that builds on earlier ones (`mlp`, `block`,
+`gpt_logits`) needs your own earlier functions defined in the same notebook
+before `check` can run it; your instructor's grader supplies its own.
 """

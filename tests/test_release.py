@@ -10,10 +10,6 @@ from grader.release import build_release
 
 from conftest import ROOT
 
-# The course's reference model ships because the lessons run it; it is the one place
-# in the bundle where a learner can read a working model (see ARCHITECTURE.md).
-SHIPPED_REFERENCE_MODEL = "gpt2course/numpy_gpt.py"
-
 
 @pytest.fixture(scope="module")
 def bundle(tmp_path_factory):
@@ -42,8 +38,6 @@ def leaks(bundle) -> list[str]:
     needles, found = set(solution_lines()), []
     assert needles
     for path, text in text_files(bundle):
-        if path.relative_to(bundle).as_posix() == SHIPPED_REFERENCE_MODEL:
-            continue
         if path.suffix == ".ipynb":
             text = "\n".join(nbk.cell_source(c) for c in nbk.read(path).cells)
         found += [f"{path.name}: {n}" for n in sorted(needles & {ln.strip() for ln in text.splitlines()})]
@@ -112,8 +106,35 @@ def test_release_refuses_to_overwrite(bundle):
         build_release(bundle)
 
 
-def test_check_in_bundle_uses_reference_pieces_and_statistical_exercises(bundle):
+def test_reference_model_is_not_in_bundle(bundle):
     proc = run_in_bundle(bundle, """
+from gpt2course import numpy_gpt, TINY
+import numpy as np
+assert numpy_gpt.count_params({"a": np.zeros((2, 3))}) == 6
+assert numpy_gpt.param_shapes(TINY)["wte"] == (56, 64)
+for name in ["embed", "layer_norm", "causal_self_attention", "gelu_tanh", "mlp", "block",
+             "gpt_logits", "init_params", "split_heads", "attention_weights"]:
+    try:
+        getattr(numpy_gpt, name)(*[None] * getattr(numpy_gpt, name).__code__.co_argcount)
+    except NotImplementedError as exc:
+        assert "student edition" in str(exc)
+    else:
+        raise AssertionError(name)
+""")
+    assert proc.returncode == 0, proc.stderr
+    source = (bundle / "gpt2course" / "numpy_gpt.py").read_text()
+    assert "wpe[:T]" not in source and "np.tanh" not in source and "swapaxes" not in source
+
+
+def test_lessons_carry_the_student_edition_note(bundle):
+    for path in (bundle / "notebooks").glob("*.ipynb"):
+        first = nbk.read(path).cells[0]
+        assert first.cell_type == "markdown" and "Student edition" in nbk.cell_source(first)
+
+
+def test_check_in_bundle_needs_own_pieces_and_checks_init_structure(bundle):
+    proc = run_in_bundle(bundle, """
+import math
 import numpy as np
 from grader import check
 from gpt2course import numpy_gpt
@@ -125,15 +146,21 @@ def block(x, params, layer, n_head):
                    p("mlp.c_proj.weight"), p("mlp.c_proj.bias"))
 check(block)
 def init_gpt(config, seed):
-    return numpy_gpt.init_params(config, seed)
+    rng = np.random.default_rng(seed)
+    P = {}
+    for name, shape in numpy_gpt.param_shapes(config).items():
+        P[name] = rng.normal(0, 0.02, shape) if len(shape) == 2 else np.zeros(shape)
+    return P
 check(init_gpt)
 def init_gpt(config, seed):
-    P = numpy_gpt.init_params(config, seed)
+    P = {name: np.zeros(shape) for name, shape in numpy_gpt.param_shapes(config).items()}
     P["lm_head.weight"] = P["wte"].copy()
     return P
 check(init_gpt)
 """)
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout.splitlines()
-    assert out[0].startswith("block: PASSED"), proc.stdout
-    assert out[1].startswith("init_gpt: PASSED") and out[2].startswith("init_gpt: FAILED"), proc.stdout
+    assert out[0].startswith("block: FAILED") and "Define `causal_self_attention` in this notebook" in proc.stdout
+    assert any(line.startswith("init_gpt: PASSED") for line in out), proc.stdout
+    assert any(line.startswith("init_gpt: FAILED") and "unexpected ['lm_head.weight']" in line
+               for line in out), proc.stdout
