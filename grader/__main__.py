@@ -10,6 +10,16 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def cmd_stubs(args) -> int:
+    from .notebook import NotebookError
+
+    try:
+        return _stubs(args)
+    except NotebookError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+
+def _stubs(args) -> int:
     from . import stubs
 
     solutions, exercises = Path(args.solutions), Path(args.exercises)

@@ -61,8 +61,15 @@ def render(nb) -> str:
 
 def generate(solutions: Path, exercises: Path) -> dict[Path, str]:
     """The exercise notebooks' text, keyed by path."""
-    return {exercises / p.name: render(stub_notebook(nbk.read(p)))
-            for p in sorted(solutions.glob("*.ipynb"))}
+    if not solutions.is_dir():
+        raise nbk.NotebookError(f"{solutions} is not a folder of solution notebooks")
+    out = {}
+    for path in sorted(solutions.glob("*.ipynb")):
+        try:
+            out[exercises / path.name] = render(stub_notebook(nbk.read(path)))
+        except nbk.NotebookError as exc:
+            raise nbk.NotebookError(f"{path}: {exc}") from None
+    return out
 
 
 def write(solutions: Path, exercises: Path) -> list[Path]:

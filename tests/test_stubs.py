@@ -84,3 +84,15 @@ def test_check_flag_fails_when_stale(tmp_path):
     assert subprocess.run(cmd + ["--check"], capture_output=True).returncode == 0
     (ex / "01_x.ipynb").write_text((ex / "01_x.ipynb").read_text() + " ")
     assert subprocess.run(cmd + ["--check"], capture_output=True).returncode == 1
+
+
+def test_broken_solution_notebook_is_a_clear_cli_error(tmp_path):
+    sol = tmp_path / "solutions"
+    sol.mkdir()
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
+        "def f():\n    ### BEGIN SOLUTION\n    return 1\n", metadata={"tags": ["exercise"]})])
+    nbformat.write(nb, sol / "01_x.ipynb")
+    proc = subprocess.run([sys.executable, "-m", "grader", "stubs", "--solutions", str(sol),
+                           "--exercises", str(tmp_path / "ex")], capture_output=True, text=True)
+    assert proc.returncode == 2 and "01_x.ipynb" in proc.stderr and "never closed" in proc.stderr
+    assert "Traceback" not in proc.stderr
