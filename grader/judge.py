@@ -86,16 +86,7 @@ def value_mismatch(answer, expected, tol: float) -> str | None:
                 return f"item {i}: {reason}"
         return None
     if isinstance(expected, dict):
-        if not isinstance(answer, dict):
-            return f"returned {describe_value(answer)}; expected a dict"
-        missing, extra = sorted(set(expected) - set(answer)), sorted(set(answer) - set(expected))
-        if missing or extra:
-            return f"dict keys differ (missing {missing[:3]}, unexpected {extra[:3]})"
-        for k in expected:
-            reason = value_mismatch(answer[k], expected[k], tol)
-            if reason:
-                return f"{k!r}: {reason}"
-        return None
+        return _dict_mismatch(answer, expected, lambda a, e: value_mismatch(a, e, tol))
     if isinstance(expected, (float, int, np.generic)) and not isinstance(expected, bool):
         if isinstance(answer, bool) or not isinstance(answer, (float, int, np.generic, np.ndarray)):
             return f"returned {describe_value(answer)}; expected a number"
@@ -142,17 +133,21 @@ def structure_mismatch(answer, case: Case, expected, tol: float) -> str | None:
                     f"{expected.shape} and dtype {expected.dtype}")
         return None
     if isinstance(expected, dict):
-        if not isinstance(answer, dict):
-            return f"returned {describe_value(answer)}; expected a dict"
-        missing, extra = sorted(set(expected) - set(answer)), sorted(set(answer) - set(expected))
-        if missing or extra:
-            return f"dict keys differ (missing {missing[:3]}, unexpected {extra[:3]})"
-        for k in expected:
-            reason = structure_mismatch(answer[k], case, expected[k], tol)
-            if reason:
-                return f"{k!r}: {reason}"
-        return None
+        return _dict_mismatch(answer, expected, lambda a, e: structure_mismatch(a, case, e, tol))
     return value_mismatch(answer, expected, tol)
+
+
+def _dict_mismatch(answer, expected: dict, compare) -> str | None:
+    if not isinstance(answer, dict):
+        return f"returned {describe_value(answer)}; expected a dict"
+    missing, extra = sorted(set(expected) - set(answer)), sorted(set(answer) - set(expected))
+    if missing or extra:
+        return f"dict keys differ (missing {missing[:3]}, unexpected {extra[:3]})"
+    for k in expected:
+        reason = compare(answer[k], expected[k])
+        if reason:
+            return f"{k!r}: {reason}"
+    return None
 
 
 def case_mismatch(answer, expected, case: Case, tol: float) -> str | None:
