@@ -194,7 +194,7 @@ def close_doors(paths, modules, jobdir, isinstance=isinstance, str=str, bytes=by
         if event in ("open", "os.listdir", "os.scandir") or event in CHANGING_EVENTS:
             path = realpath(fsdecode(args[0]))
             if any(inside(path, r) for r in roots):
-                refuse(f"reading {args[0]!r}")
+                refuse(f"access to {args[0]!r}")
             writing = event in CHANGING_EVENTS or (event == "open" and (
                 (isinstance(args[1], str) and any(c in args[1] for c in "wax+"))
                 or (isinstance(args[2], int) and args[2] & WRITE_FLAGS)))

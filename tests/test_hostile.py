@@ -47,7 +47,7 @@ HOSTILE = {
     "import_reference": (embed_doing("from gpt2course.numpy_gpt import embed as e\nreturn e(wte, wpe, idx)"),
                          0, "failed", "not allowed while grading: import gpt2course.numpy_gpt"),
     "read_solutions": (embed_doing(f"exec(open({str(ROOT / 'solutions' / '01_embeddings.ipynb')!r}).read())"),
-                       0, "failed", "not allowed while grading: reading"),
+                       0, "failed", "not allowed while grading: access to"),
     "subprocess": (embed_doing("import subprocess\nsubprocess.run(['true'])\nreturn wte[idx]"), 0, "failed",
                    "starting a program"),
     "fork": (embed_doing("import os\nos.fork()\nreturn wte[idx]"), 0, "failed", "forking the process"),
@@ -59,8 +59,10 @@ HOSTILE = {
                       + embed_doing("return Fake()"), 0, "failed", "not a NumPy array"),
     "renamed": (GOOD_EMBED.replace("def embed", "def embed_v2"), 0, "missing", "`embed_v2`: was it renamed?"),
     "syntax_error": (GOOD_EMBED + "\n    return )(", 0, "broken", "SyntaxError"),
-    "tamper_results": (embed_doing("import glob\nfor f in glob.glob('/tmp/**/.state/*.json', recursive=True):\n"
-                                   "    open(f, 'w').write('{}')\nreturn wte[idx]"), 0, "failed", "not allowed while grading"),
+    # {OUT} is the batch's output folder, where finished learners' results are saved
+    "tamper_results": (embed_doing("import os\nos.makedirs('{OUT}/.state', exist_ok=True)\n"
+                                   "open('{OUT}/.state/correct_00.json', 'w').write('{{}}')\nreturn wte[idx]"),
+                       0, "failed", "not allowed while grading: access to"),
     "write_outside": (embed_doing("open('/tmp/pwned.txt', 'w').write('x')\nreturn wte[idx]"), 0, "failed",
                       "outside the scratch folder"),
     "read_secret": (embed_doing("import os\nraise RuntimeError('env: ' + repr(sorted(os.environ)))"), 0,
@@ -88,7 +90,7 @@ def graded_class(tmp_path_factory):
     base = tmp_path_factory.mktemp("class")
     klass = base / "class"
     for name, (cell, *_rest) in {**HOSTILE, **MISTAKE}.items():
-        write_learner(klass / name, [cell, GOOD_ONE_HOT])
+        write_learner(klass / name, [cell.format(OUT=base / "out") if "{OUT}" in cell else cell, GOOD_ONE_HOT])
     for i in range(50 - len(HOSTILE) - len(MISTAKE) - 3):  # the rest of a class of 50
         write_learner(klass / f"correct_{i:02d}", [GOOD_EMBED, GOOD_ONE_HOT])
     (klass / "bad_json").mkdir()
