@@ -134,10 +134,45 @@ def call(fn, args, encode):
 def load_references(spec):
     """{name: 'module:attr'}: trusted versions of earlier exercises, loaded before
     the doors close, so an exercise is graded on the reference pieces it uses."""
-    out = {}
+    fns = {}
     for name, where in spec.items():
         module, attr = where.split(":")
-        out[name] = getattr(importlib.import_module(module), attr)
+        fns[name] = getattr(importlib.import_module(module), attr)
+    return seal(fns)
+
+
+def seal(fns):
+    """Copies of ``fns`` whose globals hold only what they need (found by walking
+    the names their code uses), so learner code cannot reach the rest of the
+    reference module through ``piece.__globals__``."""
+    import types
+
+    sealed_globals = {}  # one dict per module, shared by that module's sealed functions
+    out = {}
+
+    def names_of(code):
+        names = set(code.co_names)
+        for const in code.co_consts:
+            if isinstance(const, types.CodeType):
+                names |= names_of(const)
+        return names
+
+    def copy(fn):
+        g = sealed_globals.setdefault(id(fn.__globals__), {"__builtins__": __builtins__})
+        if fn.__name__ in g and getattr(g[fn.__name__], "__code__", None) is fn.__code__:
+            return g[fn.__name__]
+        new = types.FunctionType(fn.__code__, g, fn.__name__, fn.__defaults__, fn.__closure__)
+        new.__kwdefaults__, new.__doc__ = fn.__kwdefaults__, fn.__doc__
+        g[fn.__name__] = new
+        for name in names_of(fn.__code__):
+            if name in g or name not in fn.__globals__:
+                continue
+            value = fn.__globals__[name]
+            g[name] = copy(value) if isinstance(value, types.FunctionType) else value
+        return new
+
+    for name, fn in fns.items():
+        out[name] = copy(fn)
     return out
 
 

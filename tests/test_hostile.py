@@ -171,7 +171,10 @@ def test_reference_pieces_do_not_open_the_model_to_learner_code(tmp_path):
              "def mlp(x, w_fc, b_fc, w_proj, b_proj):\n    from gpt2course import numpy_gpt\n"
              "    return numpy_gpt.mlp(x, w_fc, b_fc, w_proj, b_proj)",
              "def block(x, params, layer, n_head):\n    import sys\n"
-             "    return sys.modules['gpt2course.numpy_gpt'].block(x, params, layer, n_head)"]
+             "    return sys.modules['gpt2course.numpy_gpt'].block(x, params, layer, n_head)",
+             # the reference pieces swapped in for grading must not lead to the rest of the model
+             "def mlp(x, w_fc, b_fc, w_proj, b_proj):\n"
+             "    return gelu_tanh.__globals__['mlp'](x, w_fc, b_fc, w_proj, b_proj)"]
     nbformat.write(notebook([code(c) for c in cells], lesson="03_mlp_block"), tmp_path / "eve.ipynb")
     out = tmp_path / "out"
     subprocess.run([sys.executable, "-m", "grader", "grade", str(tmp_path / "eve.ipynb"), "--out", str(out)],
@@ -180,3 +183,4 @@ def test_reference_pieces_do_not_open_the_model_to_learner_code(tmp_path):
     assert (row["gelu_tanh"], row["mlp"], row["block"]) == ("0", "0", "0")
     feedback = (out / "feedback" / "eve" / "feedback.md").read_text()
     assert "refused import gpt2course.numpy_gpt" in feedback
+    assert "raised KeyError: 'mlp'" in feedback
