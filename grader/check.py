@@ -7,9 +7,11 @@ unfinished stubs still runs from top to bottom.
 from __future__ import annotations
 
 import contextlib
+import signal
+import threading
 
 from . import registry
-from .judge import NotAttempted, Raised, Verdict, call_answer, judge, reference_answers
+from .judge import Broken, NotAttempted, Raised, Verdict, call_answer, judge, reference_answers
 
 MARK = {"passed": "PASSED", "not_attempted": "TODO", "failed": "FAILED",
         "broken": "FAILED", "missing": "MISSING"}
@@ -42,13 +44,54 @@ def evaluate(fn, hidden: bool = True) -> Verdict:
     else:
         expected, mistakes = reference_answers(exercise, cases), None
     with reference_pieces(fn, exercise.uses):
-        answers = [call_answer(fn, c, _config_type()) for c in cases]
+        answers = run_cases(fn, cases)
     verdict = judge(exercise, cases, answers, expected, mistakes)
     missing = missing_pieces(answers, exercise.uses)
     if missing:
         verdict.message += (f"\n  Define {', '.join(f'`{n}`' for n in missing)} in this notebook first "
                             "(paste your solution from the earlier lesson).")
     return verdict
+
+
+CALL_SECONDS = 10.0
+
+
+class CheckTimeout(TimeoutError):
+    pass
+
+
+def run_cases(fn, cases, seconds: float | None = None) -> list:
+    """Each call gets ``seconds``; after one runs out, the rest are skipped, so an
+    infinite loop costs the learner seconds, not a hung kernel."""
+    seconds = seconds or CALL_SECONDS
+    answers = []
+    for case in cases:
+        if answers and isinstance(answers[-1], Raised) and answers[-1].type_name == "CheckTimeout":
+            answers.append(Broken("skipped after a test ran out of time"))
+            continue
+        with time_limit(seconds):
+            answers.append(call_answer(fn, case, _config_type()))
+    return answers
+
+
+@contextlib.contextmanager
+def time_limit(seconds: float):
+    """SIGALRM-based, so only where it can work (Unix, main thread); else no limit."""
+    usable = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+    if not usable:
+        yield
+        return
+
+    def expire(signum, frame):
+        raise CheckTimeout(f"took longer than {seconds:g} s (an infinite loop, or far too slow)")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def missing_pieces(answers, uses) -> list[str]:

@@ -79,3 +79,23 @@ def test_learner_cannot_mutate_the_inputs_of_other_calls():
         return out
 
     assert evaluate(embed).status == "passed"
+
+
+def test_infinite_loop_is_stopped(capsys):
+    import importlib
+    import time
+
+    check_module = importlib.import_module("grader.check")  # the module, not the function
+
+    def embed(wte, wpe, idx):
+        while True:
+            time.sleep(0.01)
+
+    start = time.monotonic()
+    old, check_module.CALL_SECONDS = check_module.CALL_SECONDS, 0.5
+    try:
+        v = check_module.evaluate(embed)
+    finally:
+        check_module.CALL_SECONDS = old
+    assert time.monotonic() - start < 5
+    assert v.status == "failed" and "took longer than 0.5 s" in v.message
