@@ -16,7 +16,6 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet "$(TORCH_SPEC)" $(PIP_TORCH_FLAGS)
 	$(BIN)/python -m pip install --quiet -e ".[test]"
-	$(BIN)/python -m ipykernel install --sys-prefix --name python3 --display-name "Python 3 (gpt2-exactly)" >/dev/null
 	touch $(STAMP)
 
 # Opens lesson 01; notebooks/ (lessons) and exercises/ (your work) are side by side.

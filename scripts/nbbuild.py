@@ -31,7 +31,7 @@ def code(text: str, tags=(), lesson: str = "x"):
 
 def notebook(cells, lesson: str | None = None):
     nb = nbformat.v4.new_notebook(cells=cells)
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
     nb.metadata["language_info"] = {"name": "python"}
     if lesson:
         nb.metadata["gpt2course"] = {"lesson": lesson}
