@@ -81,7 +81,6 @@ def encode_answer(answer, enc: wire.Encoder):
 
 def exercise_entry(exercise, enc: wire.Encoder) -> dict:
     cases = exercise.cases(hidden=False)
-    ref = exercise.reference
     statistical = exercise.judge is not None
     return {
         "name": exercise.name, "lesson": exercise.lesson, "tolerance": exercise.tolerance,
