@@ -143,14 +143,48 @@ def build_release(out: Path, force: bool = False) -> Path:
     entries = [exercise_entry(e, enc) for e in registry.load_all().values()]
     (student / "lessons" / "data" / "index.json").write_text(json.dumps(entries, indent=1))
     (out / "README.md").write_text(STUDENT_README)
+    (out / "pyproject.toml").write_text(student_pyproject())
     return out
+
+
+def student_pyproject() -> str:
+    """The course's runtime dependencies, read from the course's own pyproject."""
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    deps = ",\n".join(f'    "{d}"' for d in project["dependencies"])
+    return f"""[build-system]
+requires = ["setuptools>=64"]
+build-backend = "setuptools.build_meta"
+
+[project]
+name = "gpt2-exactly-student"
+version = "{project['version']}"
+requires-python = "{project['requires-python']}"
+dependencies = [
+{deps},
+]
+
+[tool.setuptools.packages.find]
+include = ["grader*", "gpt2course*"]
+
+[tool.setuptools.package-data]
+"grader.lessons" = ["data/*"]
+"""
 
 
 STUDENT_README = """# GPT-2, exactly: student edition
 
-Start JupyterLab from this folder (`jupyter lab`, with numpy, torch,
-matplotlib and ipywidgets installed). Read the lessons in `notebooks/` and do
-the exercises in `exercises/`.
+Set up once, from this folder, then open the course:
+
+```bash
+python -m venv .venv && .venv/bin/pip install -e .
+.venv/bin/jupyter lab
+```
+
+(On a laptop without a GPU, install the CPU build of torch first:
+`.venv/bin/pip install torch --index-url https://download.pytorch.org/whl/cpu`.)
+Read the lessons in `notebooks/` and do the exercises in `exercises/`.
 
 Each exercise ends with a `check(...)` cell. Here it runs the public examples
 and names a classic mistake when your answer matches one; your instructor's

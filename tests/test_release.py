@@ -164,3 +164,28 @@ check(init_gpt)
     assert any(line.startswith("init_gpt: PASSED") for line in out), proc.stdout
     assert any(line.startswith("init_gpt: FAILED") and "unexpected ['lm_head.weight']" in line
                for line in out), proc.stdout
+
+
+def test_bundle_exercise_notebooks_run_on_the_student_grader(bundle):
+    """The student edition's own grader (not the instructor's) runs every exercise
+    notebook top to bottom and prints what the stored outputs say."""
+    import os
+
+    env = dict(os.environ, PYTHONPATH=str(bundle))
+    probe = subprocess.run([sys.executable, "-c", "import grader; print(grader.__file__)"],
+                           env=env, cwd=bundle / "exercises", capture_output=True, text=True)
+    assert probe.stdout.startswith(str(bundle)), probe.stdout + probe.stderr
+    proc = subprocess.run([sys.executable, "-m", "pytest", "--nbval", "--nbval-current-env",
+                           "-p", "no:cacheprovider", "-q", str(bundle / "exercises")],
+                          env=env, cwd=bundle, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout[-3000:]
+
+
+def test_bundle_is_installable_metadata(bundle):
+    import tomllib
+
+    meta = tomllib.loads((bundle / "pyproject.toml").read_text())
+    project = meta["project"]
+    assert meta["tool"]["setuptools"]["package-data"]["grader.lessons"] == ["data/*"]
+    assert any(d.startswith("numpy") for d in project["dependencies"])
+    assert "pytest" not in " ".join(project["dependencies"])
