@@ -255,3 +255,5 @@ def write(outdir, result):
 
 if __name__ == "__main__":
     main(sys.argv[1])
+    # Not a normal exit: that would wait for any thread learner code left running.
+    os._exit(0)

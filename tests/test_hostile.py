@@ -67,6 +67,12 @@ HOSTILE = {
                       "outside the scratch folder"),
     "read_secret": (embed_doing("import os\nraise RuntimeError('env: ' + repr(sorted(os.environ)))"), 0,
                     "failed", "raised RuntimeError: env: ['HOME', 'LANG'"),
+    # a thread that never ends must not hold the grading up: graded as usual
+    "thread": (embed_doing("import threading\nthreading.Thread(target=lambda: [0 for _ in iter(int, 1)]).start()\n"
+                           "return wte[idx]"), 0, "failed", "position embedding missing"),
+    "recursion": (embed_doing("return embed(wte, wpe, idx)"), 0, "failed", "raised RecursionError"),
+    "deep_nesting": (embed_doing("x = []\nfor _ in range(100):\n    x = [x]\nreturn x"), 0, "failed",
+                     "returned a list; expected a NumPy array"),
     "patch_numpy": ("np.allclose = lambda *a, **k: True\nnp.array_equal = lambda *a, **k: True\n"
                     "import builtins\nbuiltins.isinstance = lambda *a: True\n"
                     + embed_doing("return wte[idx]"), 0, "failed", "position embedding missing"),
