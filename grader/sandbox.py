@@ -13,7 +13,6 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -22,8 +21,8 @@ from .judge import Broken, NotAttempted, Raised
 
 CHILD = Path(__file__).with_name("_child.py")
 ROOT = Path(__file__).resolve().parent.parent
-# The course's configs stay importable (lessons' setup cells use them); its model
-# and maths, which hold the exercises' answers, do not.
+# The course's configs stay importable (lessons' setup cells use them); its NumPy
+# model, which holds the exercises' answers, does not.
 CLOSED_MODULES = ("grader", "solutions", "gpt2course.numpy_gpt")
 MAX_RESULT_BYTES = 64 * 2**20
 
@@ -46,7 +45,6 @@ class ChildRun:
     found: bool = False
     refused: list[str] = field(default_factory=list)
     problem: str | None = None    # why the run as a whole failed, if it did
-    seconds: float = 0.0
 
 
 def closed_paths(extra=()) -> list[str]:
@@ -92,10 +90,8 @@ def run_exercise(cells, name: str, cases, references: dict[str, str], limits: Li
                 "closed_paths": closed_paths(limits.private), "closed_modules": list(CLOSED_MODULES)}
         (job / "job.json").write_text(json.dumps(spec), encoding="utf-8")
         (job / "limits.json").write_text(json.dumps(rlimits(limits)), encoding="utf-8")
-        start = time.monotonic()
         code, timed_out = _spawn(job, limits)
         run = _collect(job, len(cases), limits)
-        run.seconds = time.monotonic() - start
         _explain_exit(run, code, timed_out, limits, job, len(cases))
         return run
 
