@@ -207,14 +207,21 @@ def _num(x: float) -> str:
     return f"{round(x, 2):g}"
 
 
-def feedback_md(s: Submission) -> str:
+def feedback_md(s: Submission, exercises: Exercises, batch_lessons=()) -> str:
+    """The learner's letter. ``batch_lessons``: lessons others submitted, so a
+    missing notebook is named rather than silently scored 0."""
     lines = [f"# Feedback for {s.name}", ""]
     if s.problem:
         lines += [f"**Nothing could be graded:** {s.problem}", ""]
-    if s.verdicts:
-        max_total = sum(v.max_points for v in s.verdicts)
-        lines += [f"Lessons {', '.join(f'`{x}`' for x in s.lessons)}: "
+    missing = [x for x in batch_lessons if x not in s.lessons]
+    lessons = sorted(set(s.lessons) | set(missing))
+    max_total = sum(e.points for x in lessons for e in exercises.by_lesson[x])
+    if lessons:
+        lines += [f"Lessons {', '.join(f'`{x}`' for x in lessons)}: "
                   f"**{_num(s.total)} / {_num(max_total)}** points.", ""]
+    for lesson in missing:
+        lines += [f"**No notebook for lesson `{lesson}` was found** in this submission: its "
+                  f"exercises score 0.", ""]
     for v in s.verdicts:
         lines += [f"## `{v.exercise}`: {_num(v.points)} / {_num(v.max_points)} "
                   f"({v.status.replace('_', ' ')})", "", v.message.replace("\n  ", "\n\n"), ""]
@@ -255,8 +262,17 @@ class Batch:
         with self.lock:
             write_atomic(self.state / f"{sub.name}.json", json.dumps(
                 {"version": STATE_VERSION, "fingerprint": sub.fingerprint, "submission": sub.to_dict()}))
-            write_atomic(self.out / "feedback" / sub.name / "feedback.md", feedback_md(sub))
+            write_atomic(self.out / "feedback" / sub.name / "feedback.md",
+                         feedback_md(sub, self.exercises))
             self.rebuild(learners)
+
+    def final_feedback(self, subs: list[Submission]) -> None:
+        """Once every learner is graded, name the lessons each one did not submit."""
+        lessons = sorted({x for s in subs for x in s.lessons})
+        for s in subs:
+            if set(lessons) - set(s.lessons):
+                write_atomic(self.out / "feedback" / s.name / "feedback.md",
+                             feedback_md(s, self.exercises, lessons))
 
     def rebuild(self, learners: list[Learner]) -> list[Submission]:
         subs = [s for s in (self.saved(x) for x in learners) if s is not None]
@@ -282,7 +298,9 @@ def grade_batch(paths: list[Path], out: Path, limits: Limits | None = None, jobs
             sub = future.result()
             batch.save(sub, learners)
             report(sub)
-    return batch.rebuild(learners)
+    subs = batch.rebuild(learners)
+    batch.final_feedback(subs)
+    return subs
 
 
 def _grade_safely(learner: Learner, exercises: Exercises, limits: Limits) -> Submission:

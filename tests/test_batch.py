@@ -107,3 +107,18 @@ def test_sigkill_midway_then_resume(tmp_path):
     assert sorted(r["submission"] for r in final) == [f"learner_{i}" for i in range(8)]
     assert all(r["total"] == "2" for r in final)
     assert json.loads((out / "report.json").read_text())["complete"] is True
+
+
+def test_learner_missing_a_lesson_is_told(tmp_path):
+    klass = tmp_path / "class"
+    (klass / "ann").mkdir(parents=True)
+    (klass / "bob").mkdir(parents=True)
+    for name in ("01_embeddings", "02_attention"):
+        (klass / "ann" / f"{name}.ipynb").write_bytes((ROOT / "solutions" / f"{name}.ipynb").read_bytes())
+    (klass / "bob" / "01_embeddings.ipynb").write_bytes((ROOT / "solutions" / "01_embeddings.ipynb").read_bytes())
+    out = tmp_path / "out"
+    subprocess.run(GRADE + [str(klass), "--out", str(out)], check=True, capture_output=True)
+    got = {r["submission"]: (r["total"], r["max_total"], r["layer_norm"]) for r in rows(out)}
+    assert got == {"ann": ("4", "4", "1"), "bob": ("2", "4", "0")}
+    feedback = (out / "feedback" / "bob" / "feedback.md").read_text()
+    assert "**2 / 4** points" in feedback and "No notebook for lesson `02_attention`" in feedback
