@@ -16,6 +16,9 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet "$(TORCH_SPEC)" $(PIP_TORCH_FLAGS)
 	$(BIN)/python -m pip install --quiet -e ".[test]"
+	# offline learners: no "get Jupyter news?" prompt, no update checks
+	mkdir -p $(VENV)/share/jupyter/lab/settings
+	cp config/jupyterlab-overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json
 	touch $(STAMP)
 
 # Opens lesson 01; notebooks/ (lessons) and exercises/ (your work) are side by side.
