@@ -43,6 +43,11 @@ def cmd_grade(args) -> int:
     from .sandbox import Limits
 
     try:
+        for name, value, least in [("--jobs", args.jobs, 1), ("--timeout", args.timeout, 0.1),
+                                   ("--submission-timeout", args.submission_timeout, 0.1),
+                                   ("--memory-mb", args.memory_mb, 256)]:
+            if value < least:
+                raise ValueError(f"{name} must be at least {least:g}, got {value:g}")
         points = json.loads(Path(args.points).read_text()) if args.points else None
         if points is not None and not (isinstance(points, dict) and all(
                 isinstance(v, (int, float)) and v >= 0 for v in points.values())):

@@ -122,3 +122,17 @@ def test_learner_missing_a_lesson_is_told(tmp_path):
     assert got == {"ann": ("4", "4", "1"), "bob": ("2", "4", "0")}
     feedback = (out / "feedback" / "bob" / "feedback.md").read_text()
     assert "**2 / 4** points" in feedback and "No notebook for lesson `02_attention`" in feedback
+
+
+def test_bad_options_are_clear_errors(tmp_path):
+    nb = ROOT / "solutions" / "01_embeddings.ipynb"
+    for flag, value, words in [("--jobs", "0", "--jobs must be at least 1"),
+                               ("--timeout", "-1", "--timeout must be at least"),
+                               ("--memory-mb", "10", "--memory-mb must be at least 256")]:
+        proc = subprocess.run(GRADE + [str(nb), "--out", str(tmp_path / "o"), flag, value],
+                              capture_output=True, text=True)
+        assert proc.returncode == 2 and words in proc.stderr and "Traceback" not in proc.stderr
+    (tmp_path / "p.json").write_text("[1, 2]")
+    proc = subprocess.run(GRADE + [str(nb), "--out", str(tmp_path / "o"), "--points", str(tmp_path / "p.json")],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2 and "JSON object" in proc.stderr
