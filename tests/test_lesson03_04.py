@@ -106,7 +106,6 @@ def test_tied_reference_equals_torch_autograd(seed, lead, T, V, d):
     loss_t, dE_t = _autograd(E, A, idx, targets)
     assert abs(loss - loss_t) <= 1e-13 * abs(loss_t)
     assert np.abs(dE - dE_t).max() <= 1e-12 * np.abs(dE_t).max()
-    assert abs(l04.tied_lm_loss(E, A, idx, targets) - loss) <= 1e-15 * abs(loss)
 
 
 def test_tied_reference_keeps_float32():

@@ -251,14 +251,10 @@ def gpt_logits_reference(P, idx, n_head):
     return ref.gpt_logits(P, idx, n_head)
 
 
-def _n_layer(P):
-    return sum(1 for k in P if k.endswith(".ln_1.weight"))
-
-
 def _stream(P, idx, n_head, positions=True, same_layer=False, skip_last=False):
     T = idx.shape[-1]
     x = P["wte"][idx] + P["wpe"][:T] if positions else P["wte"][idx]
-    for layer in range(_n_layer(P) - (1 if skip_last else 0)):
+    for layer in range(ref.config_from_params(P, n_head).n_layer - (1 if skip_last else 0)):
         x = ref.block(x, P, 0 if same_layer else layer, n_head)
     return x
 
@@ -323,26 +319,32 @@ def _log_softmax(z):
     return z - np.log(np.exp(z).sum(axis=-1, keepdims=True))
 
 
-def tied_lm_loss(E, A, idx, targets):
-    """The mean cross-entropy of the miniature tied model (no gradient)."""
-    logp = _log_softmax(np.tanh(E[idx] @ A) @ E.T)
-    return -np.take_along_axis(logp, targets[..., None], axis=-1).mean()
+def tied_lm_reference(E, A, idx, targets, *, output=True, inputs=True, accumulate=True,
+                      tanh_grad=True, mean=True):
+    """(loss, dE) for the miniature tied model; arithmetic stays in E's dtype.
 
-
-def tied_lm_reference(E, A, idx, targets):
-    """(loss, dE) for the miniature tied model; arithmetic stays in E's dtype."""
+    The keyword flags each switch off one part of the computation; the
+    catalogued mistakes below are this function with one flag turned off.
+    """
     V, d = E.shape
     H = np.tanh(E[idx] @ A)
     logp = _log_softmax(H @ E.T)
-    loss = -np.take_along_axis(logp, targets[..., None], axis=-1).mean()
-    count = targets.size
-    dZ = np.exp(logp).reshape(count, V)                   # softmax probabilities
-    dZ[np.arange(count), targets.reshape(count)] -= 1.0   # minus the one-hot targets
-    dZ /= count                                           # the loss is a mean
-    Hf = H.reshape(count, d)
-    dE = dZ.T @ Hf                                        # output path
-    dX = ((dZ @ E) * (1.0 - Hf * Hf)) @ A.T               # back through the head, tanh, A
-    np.add.at(dE, idx.reshape(count), dX)                 # input path, accumulated
+    picked = -np.take_along_axis(logp, targets[..., None], axis=-1)
+    loss = picked.mean() if mean else picked.sum()
+    n = targets.size
+    dZ = np.exp(logp).reshape(n, V)                 # softmax probabilities
+    dZ[np.arange(n), targets.reshape(n)] -= 1.0     # minus the one-hot targets
+    if mean:
+        dZ /= n                                     # the loss is a mean
+    Hf = H.reshape(n, d)
+    dE = dZ.T @ Hf if output else np.zeros_like(E)  # output path
+    dH = dZ @ E                                     # back through the head
+    dX = (dH * (1.0 - Hf * Hf) if tanh_grad else dH) @ A.T
+    if inputs:                                      # input path
+        if accumulate:
+            np.add.at(dE, idx.reshape(n), dX)
+        else:
+            dE[idx.reshape(n)] += dX                # keeps one write per repeated id
     return loss, dE
 
 
@@ -367,48 +369,24 @@ def _tied_hidden(rng):
              ((4,), 6, 9, 3, np.float32), ((2,), 16, 40, 16, np.float64), ((1,), 12, 6, 4, np.float32)]]
 
 
-def _tied_variant(E, A, idx, targets, output=True, inputs=True, accumulate=True, tanh_grad=True,
-                  mean=True):
-    V, d = E.shape
-    H = np.tanh(E[idx] @ A)
-    logp = _log_softmax(H @ E.T)
-    picked = -np.take_along_axis(logp, targets[..., None], axis=-1)
-    loss = picked.mean() if mean else picked.sum()
-    n = targets.size
-    dZ = np.exp(logp).reshape(n, V)
-    dZ[np.arange(n), targets.reshape(n)] -= 1.0
-    if mean:
-        dZ /= n
-    Hf = H.reshape(n, d)
-    dE = dZ.T @ Hf if output else np.zeros_like(E)
-    dH = dZ @ E
-    dX = (dH * (1.0 - Hf * Hf) if tanh_grad else dH) @ A.T
-    if inputs:
-        if accumulate:
-            np.add.at(dE, idx.reshape(n), dX)
-        else:
-            dE[idx.reshape(n)] += dX
-    return loss, dE
-
-
 def _tied_no_output(E, A, idx, targets):
-    return _tied_variant(E, A, idx, targets, output=False)
+    return tied_lm_reference(E, A, idx, targets, output=False)
 
 
 def _tied_no_input(E, A, idx, targets):
-    return _tied_variant(E, A, idx, targets, inputs=False)
+    return tied_lm_reference(E, A, idx, targets, inputs=False)
 
 
 def _tied_assigned(E, A, idx, targets):
-    return _tied_variant(E, A, idx, targets, accumulate=False)
+    return tied_lm_reference(E, A, idx, targets, accumulate=False)
 
 
 def _tied_no_tanh_grad(E, A, idx, targets):
-    return _tied_variant(E, A, idx, targets, tanh_grad=False)
+    return tied_lm_reference(E, A, idx, targets, tanh_grad=False)
 
 
 def _tied_summed(E, A, idx, targets):
-    return _tied_variant(E, A, idx, targets, mean=False)
+    return tied_lm_reference(E, A, idx, targets, mean=False)
 
 
 register(Exercise(
