@@ -132,8 +132,8 @@ def grade_notebook(path: Path, exercises: Exercises, limits: Limits, deadline: f
     verdicts = []
     for exercise in exercises.by_lesson[lesson]:
         if time.monotonic() > deadline:
-            verdicts.append(_unanswered(exercise, "broken", "not graded: the submission used up its "
-                                        f"time limit ({limits.submission_s:g} s) on earlier exercises"))
+            why = f"not graded: the submission used up its time limit ({limits.submission_s:g} s)"
+            verdicts.append(_unanswered(exercise, exercises, "broken", why + " on earlier exercises"))
             continue
         verdicts.append(grade_exercise(exercise, cells, exercises, limits, notes))
     return lesson, verdicts
@@ -143,9 +143,9 @@ def grade_exercise(exercise, cells, exercises: Exercises, limits: Limits, notes:
     cases, expected, mistakes = exercises.answers(exercise)
     defining = [c for c in cells if exercise.name in c.defines]
     if not defining:
-        return _unanswered(exercise, "missing", _missing_message(exercise.name, cells))
+        return _unanswered(exercise, exercises, "missing", _missing_message(exercise.name, cells))
     if defining[-1].error:
-        return _unanswered(exercise, "broken", f"the cell defining `{exercise.name}` cannot run: "
+        return _unanswered(exercise, exercises, "broken", f"the cell defining `{exercise.name}` cannot run: "
                            f"{defining[-1].error}")
     runnable = [c for c in cells if not c.error]
     run = run_exercise(runnable, exercise.name, cases, reference_spec(exercise, registry), limits,
@@ -154,7 +154,7 @@ def grade_exercise(exercise, cells, exercises: Exercises, limits: Limits, notes:
         notes.append(f"`{exercise.name}`: refused {r}")
     if not run.found:
         why = run.problem or _cell_error_text(run.cell_errors) or "it was not defined when the cells ran"
-        return _unanswered(exercise, "broken", f"`{exercise.name}` could not be defined: {why}")
+        return _unanswered(exercise, exercises, "broken", f"`{exercise.name}` could not be defined: {why}")
     missing = Broken(run.problem or "no answer came back")
     answers = run.answers + [missing] * (len(cases) - len(run.answers))
     return judge(exercise, cases, answers, expected, mistakes)
@@ -179,9 +179,9 @@ def _cell_error_text(errors: list[dict]) -> str:
     return f"cell {e.get('cell')}{line} raised {e.get('type')}: {str(e.get('message', ''))[:200]}"
 
 
-def _unanswered(exercise, status: str, message: str) -> Verdict:
-    return Verdict(exercise.name, status, 0, len(exercise.cases(hidden=True)), 0.0,
-                   exercise.points, message)
+def _unanswered(exercise, exercises: Exercises, status: str, message: str) -> Verdict:
+    cases = exercises.answers(exercise)[0]  # cached: no fresh draw of the hidden cases
+    return Verdict(exercise.name, status, 0, len(cases), 0.0, exercise.points, message)
 
 
 # ------------------------------------------------------------------ outputs
