@@ -136,3 +136,13 @@ def test_bad_options_are_clear_errors(tmp_path):
     proc = subprocess.run(GRADE + [str(nb), "--out", str(tmp_path / "o"), "--points", str(tmp_path / "p.json")],
                           capture_output=True, text=True)
     assert proc.returncode == 2 and "JSON object" in proc.stderr
+
+
+def test_submission_time_limit_stops_later_exercises(tmp_path):
+    write_learner(tmp_path / "slow", [GOOD_EMBED, GOOD_ONE_HOT])
+    out = tmp_path / "out"
+    subprocess.run(GRADE + [str(tmp_path / "slow"), "--out", str(out), "--submission-timeout", "0.1"],
+                   check=True, capture_output=True)
+    (row,) = rows(out)
+    assert (row["embed"], row["one_hot_embed"]) == ("1", "0")
+    assert "used up its time limit (0.1 s)" in (out / "feedback" / "slow" / "feedback.md").read_text()
