@@ -71,8 +71,13 @@ def describe_value(x) -> str:
     return f"a {type(x).__name__}"
 
 
-def value_mismatch(answer, expected, tol: float) -> str | None:
-    """None when answer equals expected within tol; else a reason that shows no expected values."""
+def tests(n: int) -> str:
+    return f"{n} test" if n == 1 else f"{n} tests"
+
+
+def value_mismatch(answer, expected, tol: float, names: tuple[str, ...] = ()) -> str | None:
+    """None when answer equals expected within tol; else a reason that shows no expected values.
+    ``names`` name the items of an expected tuple ("dE" rather than "item 1")."""
     if isinstance(answer, Unsupported):
         return f"returned {describe_value(answer)}"
     if is_plain_array(expected):
@@ -83,7 +88,7 @@ def value_mismatch(answer, expected, tol: float) -> str | None:
         for i, (a, e) in enumerate(zip(answer, expected)):
             reason = value_mismatch(a, e, tol)
             if reason:
-                return f"item {i}: {reason}"
+                return f"{names[i] if i < len(names) else f'item {i}'}: {reason}"
         return None
     if isinstance(expected, dict):
         return _dict_mismatch(answer, expected, lambda a, e: value_mismatch(a, e, tol))
@@ -150,7 +155,7 @@ def _dict_mismatch(answer, expected: dict, compare) -> str | None:
     return None
 
 
-def case_mismatch(answer, expected, case: Case, tol: float) -> str | None:
+def case_mismatch(answer, expected, case: Case, tol: float, names: tuple[str, ...] = ()) -> str | None:
     """Why answer fails this case, or None if it passes."""
     if isinstance(answer, Broken):
         return answer.reason
@@ -162,7 +167,7 @@ def case_mismatch(answer, expected, case: Case, tol: float) -> str | None:
         return f"raised {answer.describe()}"
     if isinstance(expected, (Raised, Broken, NotAttempted)):  # a broken reference, never the learner's fault
         return f"the reference itself failed on this case ({expected!r}); please report it"
-    return value_mismatch(answer, expected, tol)
+    return value_mismatch(answer, expected, tol, names)
 
 
 def _raise_mismatch(answer, case: Case) -> str | None:
@@ -222,11 +227,11 @@ def judge(exercise: Exercise, cases: list[Case], answers: list, expected: list,
     points = round(exercise.points * passed / total, 4) if total else 0.0
     if not failed:
         return Verdict(exercise.name, "passed", passed, total, points, exercise.points,
-                       f"passed all {total} tests")
+                       f"passed all {tests(total)}" if total != 1 else "passed its 1 test")
     mistakes = name_mistakes(exercise, cases, answers, expected, failed, mistake_answers)
     first = failed[0]
     where = "public example" if cases[first].public else "hidden test"
-    message = f"failed {len(failed)} of {total} tests; first failure ({where} {first + 1}): {reasons[first]}"
+    message = f"failed {len(failed)} of {tests(total)}; first failure ({where} {first + 1}): {reasons[first]}"
     for m in mistakes:
         message += f"\n  Likely mistake: {m.name}. {m.explanation}"
     status = "broken" if passed == 0 and all(isinstance(answers[i], Broken) for i in failed) else "failed"
@@ -238,7 +243,7 @@ def _judge_one(exercise: Exercise, case: Case, answer, expected) -> str | None:
     tol = case.tolerance(exercise.tolerance)
     if exercise.judge is not None and not isinstance(answer, (Broken, NotAttempted, Raised)):
         return exercise.judge(answer, case, expected, tol)
-    return case_mismatch(answer, expected, case, tol)
+    return case_mismatch(answer, expected, case, tol, exercise.returns)
 
 
 def name_mistakes(exercise: Exercise, cases, answers, expected, failed: list[int],

@@ -65,6 +65,11 @@ class Exercise:
     # Optional custom judge(answer, case, reference_answer, tol) -> Verdict,
     # for exercises graded statistically rather than value by value.
     judge: Callable | None = None
+    # Progressive hints for hint(fn): a nudge first, an almost-complete outline
+    # last (never the code itself). Three to five of them.
+    hints: tuple[str, ...] = ()
+    # Names of the items of a returned tuple, for feedback ("dE", not "item 1").
+    returns: tuple[str, ...] = ()
     # Student release only: public cases' stored answers instead of reference code,
     # {"expected": [...], "mistakes": {name: [...]}}.
     stored: dict | None = None

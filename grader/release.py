@@ -13,32 +13,51 @@ import json
 import shutil
 from pathlib import Path
 
-from . import registry, wire
-from .judge import Broken, NotAttempted, Raised, call_answer, reference_answers
+import nbformat
+
+from . import edition, registry, stats, wire
+from . import notebook as nbk
+from .judge import Broken, NotAttempted, Raised, call_answer
 
 ROOT = Path(__file__).resolve().parent.parent
-STUDENT_GRADER_FILES = ("__init__.py", "check.py", "judge.py", "wire.py", "registry.py")
-# What the student edition keeps of the course's NumPy model: bookkeeping only.
-# Every other function (new ones too, by default) is an exercise's answer or part of one.
-MODEL_KEEPS = {"check_token_ids", "config_from_params", "check_params", "param_shapes", "count_params"}
-HIDDEN_BODY = ('raise NotImplementedError("numpy_gpt.{name} is not in the student edition: it is part '
-               'of an exercise. Use your own solution (define it in your notebook).")')
-LESSON_NOTE = ("> **Student edition.** This lesson is shown with its outputs. Cells that call the "
-               "course's reference model (`numpy_gpt.embed`, `numpy_gpt.layer_norm`, ...) raise "
-               "`NotImplementedError` if you re-run them: those functions are your exercises. "
-               "Everything else runs as usual.")
+STUDENT_GRADER_FILES = ("__init__.py", "check.py", "judge.py", "wire.py", "registry.py",
+                        "notebook.py", "stats.py")
+# The course's NumPy model in the student edition. Functions that are exercises
+# call the learner's own version (gpt2course/student.py reads it from their
+# exercise notebook); bookkeeping ships as it is; every other function is a
+# piece of an exercise's answer and is left out.
+MODEL_KEEPS = {"config_from_params", "param_shapes", "count_params", "softmax", "cross_entropy"}
+MODEL_BRIDGES = {  # numpy_gpt function -> the exercise that computes it
+    "embed": "embed", "layer_norm": "layer_norm", "causal_self_attention": "causal_self_attention",
+    "gelu_tanh": "gelu_tanh", "mlp": "mlp", "block": "block", "gpt_logits": "gpt_logits",
+    "init_params": "init_gpt",
+}
+BRIDGE_BODY = {"init_params": "return _student.as_dtype(_student.call('init_gpt', config, seed), dtype)"}
+HIDDEN_BODY = ('raise NotImplementedError("numpy_gpt.{name} is part of an exercise\'s answer, so the student '
+               'edition leaves it out. The exercises themselves (numpy_gpt.embed, numpy_gpt.block, ...) run '
+               'your own code.")')
+LESSON_NOTE = (
+    "> **Student edition.** This lesson runs on **your own code**: the cells that use an exercise "
+    "(`numpy_gpt.embed`, `numpy_gpt.layer_norm`, ...) call your function from your saved exercise "
+    "notebook in `exercises/`. Until an exercise is done, such a cell shows the output it had in the "
+    "course, headed *stored output*, with a line naming the exercise to finish (and so do the cells "
+    "that need its results). Once you have finished and saved every exercise up to this lesson, "
+    "every cell runs live on your own model and no stored output is left. Save your exercise "
+    "notebook before re-running a lesson cell: the lesson reads the saved file.")
 
-LOADER = '''"""Student release: exercises rebuilt from stored public data (no reference code)."""
+LOADER = """\"\"\"Student release: exercises rebuilt from stored public data (no reference code).\"\"\"
 import json
 from pathlib import Path
 
 from gpt2course.config import GPTConfig
 
 from .. import wire
-from ..judge import Raised, structure_mismatch
+from ..judge import Raised
 from ..registry import Case, Exercise, Mistake, register
+from ..stats import Summary, init_judge
 
 DATA = Path(__file__).with_name("data")
+JUDGES = {"init_stats": init_judge}
 
 
 def _answer(tree, load):
@@ -47,6 +66,8 @@ def _answer(tree, load):
         return Raised(r["type"], tuple(r["bases"]), r["message"])
     if isinstance(tree, dict) and "none" in tree:
         return None
+    if isinstance(tree, dict) and "summary" in tree:
+        return Summary(tree["summary"])
     return wire.decode(tree, load, GPTConfig)
 
 
@@ -57,10 +78,11 @@ def _load():
                       c["about"]) for c in entry["cases"]]
         register(Exercise(
             name=entry["name"], lesson=entry["lesson"], reference=None,
-            uses=tuple(entry["uses"]), judge=structure_mismatch if entry["structure_only"] else None,
+            uses=tuple(entry["uses"]), judge=JUDGES.get(entry["judge"]),
             public_cases=lambda cases=cases: cases, hidden_cases=lambda rng: [],
             mistakes=[Mistake(m["name"], m["explanation"], None) for m in entry["mistakes"]],
             tolerance=entry["tolerance"], points=entry["points"],
+            hints=tuple(entry["hints"]), returns=tuple(entry["returns"]),
             stored={"expected": [_answer(t, load) for t in entry["expected"]],
                     "mistakes": {m["name"]: [_answer(t, load) for t in m["answers"]]
                                  for m in entry["mistakes"]}},
@@ -68,58 +90,108 @@ def _load():
 
 
 _load()
-'''
+"""
 
 
-def encode_answer(answer, enc: wire.Encoder):
+def encode_answer(answer, enc: wire.Encoder, statistical: bool = False):
     if isinstance(answer, Raised):
         return {"raised": {"type": answer.type_name, "bases": list(answer.bases), "message": answer.message}}
     if isinstance(answer, (NotAttempted, Broken, wire.Unsupported)) or answer is None:
         return {"none": True}
+    if statistical and isinstance(answer, dict):  # the judge needs statistics, not the tensors
+        return {"summary": stats.summarize(answer)}
     return enc(answer)
+
+
+def judge_name(exercise) -> str | None:
+    if exercise.judge is None:
+        return None
+    if exercise.judge is stats.init_judge:
+        return "init_stats"
+    raise ValueError(f"{exercise.name}: the student edition cannot ship its judge {exercise.judge!r}")
 
 
 def exercise_entry(exercise, enc: wire.Encoder) -> dict:
     cases = exercise.cases(hidden=False)
     statistical = exercise.judge is not None
+
+    def answers(fn):
+        return [encode_answer(call_answer(fn, c), enc, statistical) for c in cases]
+
     return {
         "name": exercise.name, "lesson": exercise.lesson, "tolerance": exercise.tolerance,
-        "points": exercise.points, "uses": list(exercise.uses),
-        "structure_only": statistical,
+        "points": exercise.points, "uses": list(exercise.uses), "judge": judge_name(exercise),
+        "hints": list(exercise.hints), "returns": list(exercise.returns),
         "cases": [{"args": enc(c.args), "raises": c.raises, "mention": list(c.mention), "about": c.about}
                   for c in cases],
-        "expected": [encode_answer(a, enc) for a in reference_answers(exercise, cases)],
-        "mistakes": [] if statistical else [
-            {"name": m.name, "explanation": m.explanation,
-             "answers": [encode_answer(call_answer(m.variant, c), enc) for c in cases]}
-            for m in exercise.mistakes],
+        "expected": answers(exercise.reference),
+        "mistakes": [{"name": m.name, "explanation": m.explanation, "answers": answers(m.variant)}
+                     for m in exercise.mistakes],
     }
 
 
-def hide_answers(source: str, keep: set[str]) -> str:
-    """Replace the body of every top-level function not in ``keep`` by a raise,
-    keeping its signature and docstring, so imports and names still work."""
+def student_model(source: str) -> str:
+    """The course's model for the student edition: exercises call the learner's
+    own functions, bookkeeping and checks stay, the other pieces are left out."""
     tree = ast.parse(source)
     for node in tree.body:
-        if isinstance(node, ast.FunctionDef) and node.name not in keep:
-            doc = ast.get_docstring(node)
-            body = [ast.Expr(ast.Constant(doc))] if doc else []
-            node.body = body + ast.parse(HIDDEN_BODY.format(name=node.name)).body
-    note = ast.Expr(ast.Constant("Student edition: the model's functions are exercises and are not included."))
+        if not isinstance(node, ast.FunctionDef) or node.name in MODEL_KEEPS or node.name.startswith("check_"):
+            continue
+        if node.name in MODEL_BRIDGES:
+            args = ", ".join(a.arg for a in node.args.posonlyargs + node.args.args)
+            body = BRIDGE_BODY.get(node.name, f"return _student.call({MODEL_BRIDGES[node.name]!r}, {args})")
+        else:
+            body = HIDDEN_BODY.format(name=node.name)
+        doc = ast.get_docstring(node)
+        node.body = ([ast.Expr(ast.Constant(doc))] if doc else []) + ast.parse(body).body
+    note = ast.Expr(ast.Constant(
+        "GPT-2 in NumPy, student edition: the functions that are exercises run the learner's own code\n"
+        "(see gpt2course/student.py); the rest of the course's reference is not included."))
     if tree.body and isinstance(tree.body[0], ast.Expr) and isinstance(tree.body[0].value, ast.Constant):
         tree.body[0] = note
     else:
         tree.body.insert(0, note)
+    first_import = next(i for i, n in enumerate(tree.body) if isinstance(n, (ast.Import, ast.ImportFrom))
+                        and getattr(n, "module", None) != "__future__")
+    tree.body.insert(first_import, ast.parse("from . import student as _student").body[0])
+    tree.body.append(ast.parse("_student.install()").body[0])
     return ast.unparse(tree) + "\n"
 
 
 def mark_lessons(folder: Path) -> None:
-    import nbformat
-
     for path in sorted(folder.glob("*.ipynb")):
         nb = nbformat.read(path, as_version=4)
         nb.cells.insert(0, nbformat.v4.new_markdown_cell(LESSON_NOTE, id="student-edition-note"))
         nbformat.write(nb, path)
+
+
+def student_exercises(folder: Path) -> None:
+    """The exercise notebooks' edition-specific cells, written for the student edition."""
+    for path in sorted(folder.glob("*.ipynb")):
+        nb = nbformat.read(path, as_version=4)
+        lesson = nbk.lesson_of(nb)
+        if lesson:
+            edition.fill(nb, lesson, edition.STUDENT)
+        nbformat.write(nb, path)
+
+
+def stored_outputs(folder: Path) -> dict[str, list]:
+    """Every lesson cell's outputs, keyed by a hash of its source (gpt2course.student)."""
+    from gpt2course.student import cell_key
+
+    stored = {}
+    for path in sorted(folder.glob("*.ipynb")):
+        for cell in nbformat.read(path, as_version=4).cells:
+            if cell.cell_type == "code" and cell.get("outputs"):
+                outputs = [{k: v for k, v in out.items() if k != "execution_count"} for out in cell.outputs]
+                stored[cell_key(nbk.cell_source(cell))] = outputs
+    return stored
+
+
+def edition_map() -> dict:
+    """Which exercise notebook defines each exercise, for the student model."""
+    return {"exercises": {e.name: {"lesson": e.lesson, "notebook": f"exercises/{edition.notebook_name(e.lesson)}"}
+                          for e in registry.load_all().values()}}
 
 
 def build_release(out: Path, force: bool = False) -> Path:
@@ -130,10 +202,14 @@ def build_release(out: Path, force: bool = False) -> Path:
     out.mkdir(parents=True)
     for folder in ("notebooks", "exercises"):
         shutil.copytree(ROOT / folder, out / folder, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
-    shutil.copytree(ROOT / "gpt2course", out / "gpt2course", ignore=shutil.ignore_patterns("__pycache__"))
-    model = out / "gpt2course" / "numpy_gpt.py"
-    model.write_text(hide_answers(model.read_text(), MODEL_KEEPS))
+    package = out / "gpt2course"
+    shutil.copytree(ROOT / "gpt2course", package, ignore=shutil.ignore_patterns("__pycache__"))
+    model = package / "numpy_gpt.py"
+    model.write_text(student_model(model.read_text()))
+    (package / "edition.json").write_text(json.dumps(edition_map(), indent=1))
+    (package / "stored_outputs.json").write_text(json.dumps(stored_outputs(out / "notebooks")))
     mark_lessons(out / "notebooks")
+    student_exercises(out / "exercises")
     student = out / "grader"
     (student / "lessons" / "data").mkdir(parents=True)
     for name in STUDENT_GRADER_FILES:
@@ -170,6 +246,7 @@ include = ["grader*", "gpt2course*"]
 
 [tool.setuptools.package-data]
 "grader.lessons" = ["data/*"]
+gpt2course = ["*.json"]
 """
 
 
@@ -178,21 +255,29 @@ STUDENT_README = """# GPT-2, exactly: student edition
 Set up once, from this folder, then open the course:
 
 ```bash
-python -m venv .venv && .venv/bin/pip install -e .
+python -m venv .venv
+.venv/bin/pip install torch --index-url https://download.pytorch.org/whl/cpu   # CPU build, small
+.venv/bin/pip install -e .
 .venv/bin/jupyter lab
 ```
 
-(On a laptop without a GPU, install the CPU build of torch first:
-`.venv/bin/pip install torch --index-url https://download.pytorch.org/whl/cpu`.)
+(With an NVIDIA GPU, a plain `.venv/bin/pip install torch` is fine instead.)
 Read the lessons in `notebooks/` and do the exercises in `exercises/`.
 
-Each exercise ends with a `check(...)` cell. Here it runs the public examples
-and names a classic mistake when your answer matches one; your instructor's
-grader runs further hidden tests.
+**Exercises.** Each one ends with a `check(...)` cell. In this edition it runs
+the public examples (in float32 and float64 where the exercise has a dtype
+rule) and names a classic mistake when your answer matches one. Your
+instructor's grader also runs hidden tests, so passing `check` here is a good
+sign, not a guarantee. `hint(fn)` prints the next hint for an exercise. An
+exercise that builds on earlier ones (`mlp`, `block`, `gpt_logits`) runs on
+your own earlier functions: define them in the same notebook first (`check`
+tells you which are missing).
 
-This edition does not include the course's reference model: the lessons are
-shown with their outputs, and cells that call the model's functions raise an
-error if re-run. An exercise that builds on earlier ones (`mlp`, `block`,
-`gpt_logits`) needs your own earlier functions defined in the same notebook
-before `check` can run it; your instructor's grader supplies its own.
+**Lessons run on your own code.** This edition does not include the course's
+reference model. In the lessons, `numpy_gpt.embed`, `numpy_gpt.block` and the
+other functions that are exercises call your own versions, read from your
+saved exercise notebooks. Until an exercise is done, a lesson cell that needs
+it shows the course's stored output, with a line naming the exercise to
+finish; once every exercise is done, every lesson runs live on your model.
+Save an exercise notebook before re-running a lesson cell that uses it.
 """

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import nbformat
 
+from . import edition
 from . import notebook as nbk
 from .check import not_attempted_text
 
@@ -32,8 +33,17 @@ def _enclosing_function(lines: list[str], line_no: int) -> str | None:
     return None
 
 
-def stub_notebook(nb) -> nbformat.NotebookNode:
+def with_edition_text(nb, edition_name: str = edition.COURSE) -> nbformat.NotebookNode:
+    """A copy of ``nb`` whose edition-specific cells hold the generated text."""
     out = copy.deepcopy(nb)
+    lesson = nbk.lesson_of(out)
+    if lesson:
+        edition.fill(out, lesson, edition_name)
+    return out
+
+
+def stub_notebook(nb) -> nbformat.NotebookNode:
+    out = with_edition_text(nb)
     for cell in out.cells:
         if cell.cell_type != "code":
             continue
@@ -60,13 +70,16 @@ def render(nb) -> str:
 
 
 def generate(solutions: Path, exercises: Path) -> dict[Path, str]:
-    """The exercise notebooks' text, keyed by path."""
+    """The exercise notebooks' text, keyed by path, and the solutions' own text with
+    their edition-specific cells filled in."""
     if not solutions.is_dir():
         raise nbk.NotebookError(f"{solutions} is not a folder of solution notebooks")
     out = {}
     for path in sorted(solutions.glob("*.ipynb")):
         try:
-            out[exercises / path.name] = render(stub_notebook(nbk.read(path)))
+            nb = nbk.read(path)
+            out[exercises / path.name] = render(stub_notebook(nb))
+            out[path] = render(with_edition_text(nb))
         except nbk.NotebookError as exc:
             raise nbk.NotebookError(f"{path}: {exc}") from None
     return out

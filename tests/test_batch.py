@@ -20,7 +20,7 @@ def rows(out):
 
 
 def test_solutions_full_marks_and_stubs_not_attempted(tmp_path):
-    sol, ex = ROOT / "solutions" / "01_embeddings.ipynb", ROOT / "exercises" / "01_embeddings.ipynb"
+    sol, ex = ROOT / "solutions" / "01_embeddings_exercises.ipynb", ROOT / "exercises" / "01_embeddings_exercises.ipynb"
     out = tmp_path / "out"
     proc = subprocess.run(GRADE + [str(sol), str(ex), "--out", str(out)], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
@@ -114,8 +114,8 @@ def test_learner_missing_a_lesson_is_told(tmp_path):
     (klass / "ann").mkdir(parents=True)
     (klass / "bob").mkdir(parents=True)
     for name in ("01_embeddings", "02_attention"):
-        (klass / "ann" / f"{name}.ipynb").write_bytes((ROOT / "solutions" / f"{name}.ipynb").read_bytes())
-    (klass / "bob" / "01_embeddings.ipynb").write_bytes((ROOT / "solutions" / "01_embeddings.ipynb").read_bytes())
+        (klass / "ann" / f"{name}.ipynb").write_bytes((ROOT / "solutions" / f"{name}_exercises.ipynb").read_bytes())
+    (klass / "bob" / "01_embeddings.ipynb").write_bytes((ROOT / "solutions" / "01_embeddings_exercises.ipynb").read_bytes())
     out = tmp_path / "out"
     subprocess.run(GRADE + [str(klass), "--out", str(out)], check=True, capture_output=True)
     got = {r["submission"]: (r["total"], r["max_total"], r["layer_norm"]) for r in rows(out)}
@@ -125,7 +125,7 @@ def test_learner_missing_a_lesson_is_told(tmp_path):
 
 
 def test_bad_options_are_clear_errors(tmp_path):
-    nb = ROOT / "solutions" / "01_embeddings.ipynb"
+    nb = ROOT / "solutions" / "01_embeddings_exercises.ipynb"
     for flag, value, words in [("--jobs", "0", "--jobs must be at least 1"),
                                ("--timeout", "-1", "--timeout must be at least"),
                                ("--memory-mb", "10", "--memory-mb must be at least 256")]:

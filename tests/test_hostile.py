@@ -46,7 +46,7 @@ HOSTILE = {
                       0, "failed", "not allowed while grading: import grader"),
     "import_reference": (embed_doing("from gpt2course.numpy_gpt import embed as e\nreturn e(wte, wpe, idx)"),
                          0, "failed", "not allowed while grading: import gpt2course.numpy_gpt"),
-    "read_solutions": (embed_doing(f"exec(open({str(ROOT / 'solutions' / '01_embeddings.ipynb')!r}).read())"),
+    "read_solutions": (embed_doing(f"exec(open({str(ROOT / 'solutions' / '01_embeddings_exercises.ipynb')!r}).read())"),
                        0, "failed", "not allowed while grading: access to"),
     "subprocess": (embed_doing("import subprocess\nsubprocess.run(['true'])\nreturn wte[idx]"), 0, "failed",
                    "starting a program"),

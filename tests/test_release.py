@@ -41,7 +41,8 @@ def leaks(bundle) -> list[str]:
         if path.suffix == ".ipynb":
             text = "\n".join(nbk.cell_source(c) for c in nbk.read(path).cells)
         found += [f"{path.name}: {n}" for n in sorted(needles & {ln.strip() for ln in text.splitlines()})]
-        found += [f"{path.name}: solution marker"] if nbk.BEGIN in text else []
+        # the notebook reader names the marker; in a notebook it would mean a solution travelled
+        found += [f"{path.name}: solution marker"] if path.suffix == ".ipynb" and nbk.BEGIN in text else []
     return found
 
 
@@ -54,7 +55,7 @@ def test_the_search_finds_a_planted_solution(bundle, tmp_path):
 
     copy = tmp_path / "copy"
     shutil.copytree(bundle, copy)
-    shutil.copy(ROOT / "solutions" / "01_embeddings.ipynb", copy / "exercises" / "01_embeddings.ipynb")
+    shutil.copy(ROOT / "solutions" / "01_embeddings_exercises.ipynb", copy / "exercises" / "01_embeddings_exercises.ipynb")
     assert leaks(copy)
 
 
@@ -109,15 +110,25 @@ def test_release_refuses_to_overwrite(bundle):
 def test_reference_model_is_not_in_bundle(bundle):
     proc = run_in_bundle(bundle, """
 from gpt2course import numpy_gpt, TINY
+from gpt2course.student import ExerciseNotDone
 import numpy as np
 assert numpy_gpt.count_params({"a": np.zeros((2, 3))}) == 6
 assert numpy_gpt.param_shapes(TINY)["wte"] == (56, 64)
+x = np.array([[1000.0, 0.0, -1000.0]])
+assert np.isfinite(numpy_gpt.softmax(x)).all()
 for name in ["embed", "layer_norm", "causal_self_attention", "gelu_tanh", "mlp", "block",
-             "gpt_logits", "init_params", "split_heads", "attention_weights"]:
+             "gpt_logits", "init_params"]:
+    try:
+        getattr(numpy_gpt, name)(*[None] * getattr(numpy_gpt, name).__code__.co_argcount)
+    except ExerciseNotDone as exc:
+        assert "exercises/0" in str(exc) and "_exercises.ipynb" in str(exc), exc
+    else:
+        raise AssertionError(name)
+for name in ["split_heads", "merge_heads", "attention_weights", "causal_mask", "hidden_states", "init_std"]:
     try:
         getattr(numpy_gpt, name)(*[None] * getattr(numpy_gpt, name).__code__.co_argcount)
     except NotImplementedError as exc:
-        assert "student edition" in str(exc)
+        assert "part of an exercise" in str(exc)
     else:
         raise AssertionError(name)
 """)
@@ -128,11 +139,29 @@ for name in ["embed", "layer_norm", "causal_self_attention", "gelu_tanh", "mlp",
 
 def test_lessons_carry_the_student_edition_note(bundle):
     for path in (bundle / "notebooks").glob("*.ipynb"):
-        first = nbk.read(path).cells[0]
-        assert first.cell_type == "markdown" and "Student edition" in nbk.cell_source(first)
+        first = nbk.cell_source(nbk.read(path).cells[0])
+        assert "Student edition" in first and "your own code" in first and "stored output" in first
 
 
-def test_check_in_bundle_needs_own_pieces_and_checks_init_structure(bundle):
+def test_exercise_texts_are_true_in_the_student_edition(bundle):
+    from grader import edition
+
+    for path in sorted((bundle / "exercises").glob("*.ipynb")):
+        nb = nbk.read(path)
+        text = {tag: nbk.cell_source(c) for c in nb.cells for tag in nbk.tags(c)}
+        assert "hidden tests" in text["about-check"] and "does not include" in text["about-check"]
+        assert "hint(" in text["about-check"]
+        lesson = nbk.lesson_of(nb)
+        assert text["about-check"] == edition.about_check(lesson, edition.STUDENT)
+        if "uses" in text and text["uses"]:
+            assert "define each of them in this notebook" in text["uses"]
+            assert "supplies the course's own" not in text["uses"].split("instructor's grader")[0]
+    course = nbk.read(ROOT / "exercises" / "03_mlp_block_exercises.ipynb")
+    uses = [nbk.cell_source(c) for c in course.cells if "uses" in nbk.tags(c)]
+    assert uses and "supplies the course's own" in uses[0]
+
+
+def test_check_in_bundle_needs_own_pieces_and_judges_init_statistically(bundle):
     proc = run_in_bundle(bundle, """
 import math
 import numpy as np
@@ -145,25 +174,85 @@ def block(x, params, layer, n_head):
     return x + mlp(layer_norm(x, p("ln_2.weight"), p("ln_2.bias")), p("mlp.c_fc.weight"), p("mlp.c_fc.bias"),
                    p("mlp.c_proj.weight"), p("mlp.c_proj.bias"))
 check(block)
-def init_gpt(config, seed):
+def init_gpt(config, seed, scaled=True, head=False):
     rng = np.random.default_rng(seed)
     P = {}
     for name, shape in numpy_gpt.param_shapes(config).items():
-        P[name] = rng.normal(0, 0.02, shape) if len(shape) == 2 else np.zeros(shape)
+        if len(shape) == 2:
+            std = 0.02 / math.sqrt(2 * config.n_layer) if scaled and name.endswith("c_proj.weight") else 0.02
+            P[name] = rng.normal(0, std, shape)
+        else:
+            gain = name.endswith(("ln_1.weight", "ln_2.weight")) or name == "ln_f.weight"
+            P[name] = np.ones(shape) if gain else np.zeros(shape)
+    if head:
+        P["lm_head.weight"] = rng.normal(0, 0.02, P["wte"].shape)
     return P
 check(init_gpt)
+correct = init_gpt
 def init_gpt(config, seed):
-    P = {name: np.zeros(shape) for name, shape in numpy_gpt.param_shapes(config).items()}
-    P["lm_head.weight"] = P["wte"].copy()
-    return P
+    return correct(config, seed, scaled=False)
+check(init_gpt)
+def init_gpt(config, seed):
+    return correct(config, seed, head=True)
 check(init_gpt)
 """)
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout.splitlines()
     assert out[0].startswith("block: FAILED") and "Define `causal_self_attention` in this notebook" in proc.stdout
-    assert any(line.startswith("init_gpt: PASSED") for line in out), proc.stdout
-    assert any(line.startswith("init_gpt: FAILED") and "unexpected ['lm_head.weight']" in line
-               for line in out), proc.stdout
+    init = [line for line in out if line.startswith("init_gpt:")]
+    assert init[0].startswith("init_gpt: PASSED"), proc.stdout
+    assert init[1].startswith("init_gpt: FAILED"), proc.stdout
+    assert "Likely mistake: residual projections not scaled by 1/sqrt(2L)" in proc.stdout
+    assert init[2].startswith("init_gpt: FAILED") and "separate output head" in init[2], proc.stdout
+    assert "Likely mistake: separate untied output head" in proc.stdout
+
+
+def solution_definitions(*lessons) -> str:
+    """The solved notebooks' definitions, as the learner's own code in a bundle test."""
+    code = []
+    for lesson in lessons:
+        nb = nbk.read(ROOT / "solutions" / f"{lesson}_exercises.ipynb")
+        code += [c.source for c in nbk.graded_cells(nb)]
+    return "\n".join(code)
+
+
+def test_check_in_bundle_enforces_dtype_rules_and_names_tuple_items(bundle):
+    learner = solution_definitions("01_embeddings", "02_attention", "03_mlp_block", "04_model_init")
+    proc = run_in_bundle(bundle, learner + """
+from grader import check
+check(gpt_logits)
+correct_logits = gpt_logits
+def gpt_logits(P, idx, n_head):
+    return correct_logits({k: v.astype(np.float64) for k, v in P.items()}, idx, n_head)
+check(gpt_logits)
+check(tied_lm_loss_and_grad)
+correct_tied = tied_lm_loss_and_grad
+def tied_lm_loss_and_grad(E, A, idx, targets):
+    loss, dE = correct_tied(E, A, idx, targets)
+    return loss, dE.astype(np.float64)
+check(tied_lm_loss_and_grad)
+""")
+    assert proc.returncode == 0, proc.stderr
+    out = [line for line in proc.stdout.splitlines() if line.startswith(("gpt_logits", "tied_lm"))]
+    assert out[0].startswith("gpt_logits: PASSED"), proc.stdout
+    assert out[1].startswith("gpt_logits: FAILED") and "wrong dtype" in out[1], proc.stdout
+    assert out[2].startswith("tied_lm_loss_and_grad: PASSED"), proc.stdout
+    assert out[3].startswith("tied_lm_loss_and_grad: FAILED") and "dE: wrong dtype" in out[3], proc.stdout
+
+
+def test_hints_ship_in_the_bundle(bundle):
+    proc = run_in_bundle(bundle, """
+from grader import hint
+def embed(wte, wpe, idx):
+    raise NotImplementedError
+for _ in range(7):
+    hint(embed)
+""")
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    given = [ln for ln in lines if ln.startswith("embed, hint ")]
+    assert 3 <= len(given) <= 5 and len(set(given)) == len(given)
+    assert given[0].startswith("embed, hint 1 of") and "no more hints" in lines[-1]
 
 
 def test_bundle_exercise_notebooks_run_on_the_student_grader(bundle):
