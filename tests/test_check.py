@@ -99,3 +99,37 @@ def test_infinite_loop_is_stopped(capsys):
         check_module.CALL_SECONDS = old
     assert time.monotonic() - start < 5
     assert v.status == "failed" and "took longer than 0.5 s" in v.message
+
+
+def test_hints_come_one_more_each_call_and_then_say_so(capsys):
+    from grader import hint, hint_reset, registry
+
+    def embed(wte, wpe, idx):
+        raise NotImplementedError
+
+    hint_reset(embed)
+    n = len(registry.get("embed").hints)
+    for _ in range(n + 1):
+        hint(embed)
+    lines = capsys.readouterr().out.splitlines()
+    assert [ln.split(":", 1)[0] for ln in lines[:n]] == [f"embed, hint {i} of {n}" for i in range(1, n + 1)]
+    assert len(set(lines[:n])) == n and "no more hints" in lines[n]
+    hint_reset(embed)
+    hint("embed")
+    assert capsys.readouterr().out.startswith("embed, hint 1 of")
+    hint(print)
+    assert "no exercise called 'print'" in capsys.readouterr().out
+
+
+def test_one_test_is_singular_and_tuple_items_are_named():
+    from grader import registry
+    from grader.judge import judge, reference_answers
+
+    ex = registry.get("tied_lm_loss_and_grad")
+    case = ex.cases(hidden=False)[:1]
+    expected = reference_answers(ex, case)
+    v = judge(ex, case, expected, expected)
+    assert v.message == "passed its 1 test"
+    loss, dE = expected[0]
+    v = judge(ex, case, [(loss, dE * 2)], expected)
+    assert "failed 1 of 1 test;" in v.message and "dE: right shape and dtype" in v.message
