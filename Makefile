@@ -22,8 +22,9 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 # Opens lesson 01; notebooks/ (lessons) and exercises/ (your work) are side by side.
+# Jupyter refuses to run as root (containers, Binder-like hosts) unless told --allow-root.
 lab: $(STAMP)
-	$(BIN)/jupyter lab --ServerApp.root_dir="$(CURDIR)" \
+	$(BIN)/jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root,) --ServerApp.root_dir="$(CURDIR)" \
 		--LabApp.default_url=/lab/tree/notebooks/01_embeddings.ipynb
 
 test: $(STAMP)

@@ -8,11 +8,11 @@ from dataclasses import asdict, dataclass
 class GPTConfig:
     """The five numbers that fix a GPT-2 architecture."""
 
-    vocab_size: int
-    block_size: int
-    n_layer: int
-    n_embd: int
-    n_head: int
+    vocab_size: int  # V: rows of wte; the tied head scores every one of them
+    block_size: int  # T: rows of wpe, so the longest sequence the model can read
+    n_layer: int     # L: pre-LN blocks stacked on the residual stream
+    n_embd: int      # d: width of the residual stream, LayerNorms and attention
+    n_head: int      # h: attention heads; each gets n_embd // n_head features
 
     def __post_init__(self) -> None:
         for name, value in asdict(self).items():
@@ -36,11 +36,16 @@ class GPTConfig:
         return asdict(self)
 
     def n_params(self, tied: bool = True, biases: bool = True) -> int:
-        """The closed-form parameter count; tests check it against real models."""
+        """The closed-form parameter count; tests check it against real models.
+
+        biases=False is nanoGPT's bias=False: no bias in any linear layer nor in
+        any LayerNorm, whose gains stay (2d per block, d for the final one).
+        """
         d, L = self.n_embd, self.n_layer
-        per_block = 12 * d * d + (13 * d if biases else 4 * d)
+        per_block = 12 * d * d + (13 * d if biases else 2 * d)
+        final_ln = 2 * d if biases else d
         head = 0 if tied else self.vocab_size * d
-        return self.vocab_size * d + self.block_size * d + L * per_block + 2 * d + head
+        return self.vocab_size * d + self.block_size * d + L * per_block + final_ln + head
 
 
 GPT2_SMALL = GPTConfig(vocab_size=50257, block_size=1024, n_layer=12, n_embd=768, n_head=12)

@@ -8,6 +8,7 @@ are Python floats, which NumPy treats as "weak" and never upcasts with.
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 
@@ -30,6 +31,9 @@ def check_token_ids(idx, vocab_size: int, block_size: int) -> np.ndarray:
     T = idx.shape[-1]
     if T == 0:
         raise ValueError("token ids are empty: a sequence needs at least one token")
+    if idx.size == 0:
+        raise ValueError(f"the batch is empty: token ids of shape {idx.shape} hold no sequence; "
+                         "pass at least one sequence of tokens")
     if T > block_size:
         raise ValueError(
             f"sequence length {T} exceeds the block size {block_size}: there is no "
@@ -43,20 +47,54 @@ def check_token_ids(idx, vocab_size: int, block_size: int) -> np.ndarray:
     return idx
 
 
+# What a dict from init_params or params_from_state_dict holds, named in the errors below.
+_FIX = "build it with init_params(config) or loading.params_from_state_dict(...)"
+_TABLES = {"wte": "the token embedding table, shape (V, d)",
+           "wpe": "the position embedding table, shape (T, d)"}
+_LAYER_KEY = re.compile(r"h\.(\d+)\.")
+
+
 def config_from_params(params: dict, n_head: int) -> GPTConfig:
-    """Read the architecture off the parameter shapes."""
-    V, d = params["wte"].shape
-    n_layer = sum(1 for k in params if k.endswith(".ln_1.weight"))
-    return GPTConfig(V, params["wpe"].shape[0], n_layer, d, n_head)
+    """Read the architecture off the parameter shapes; check_params then checks every key.
+
+    Layers are counted from every h.{i}.* key, not from one of them, so a layer
+    with a tensor missing is reported by check_params instead of being skipped.
+    """
+    for name, what in _TABLES.items():
+        if name not in params:
+            raise KeyError(f"parameter dict has no {name!r} ({what}); {_FIX}")
+        if np.ndim(params[name]) != 2:
+            raise ValueError(f"{name} must be 2-D ({what}), got shape {np.shape(params[name])}")
+    layers = sorted({int(m.group(1)) for key in params if isinstance(key, str) and (m := _LAYER_KEY.match(key))})
+    if not layers:
+        raise KeyError(f"parameter dict has no layers: no key of the form h.0.ln_1.weight; {_FIX}")
+    gaps = sorted(set(range(layers[-1] + 1)) - set(layers))
+    if gaps:
+        raise KeyError(f"layer numbers must run 0..{layers[-1]} without gaps, but layer(s) {gaps} "
+                       f"have no keys at all (e.g. 'h.{gaps[0]}.ln_1.weight' is missing); {_FIX}")
+    V, d = np.shape(params["wte"])
+    return GPTConfig(V, np.shape(params["wpe"])[0], layers[-1] + 1, d, n_head)
 
 
 def check_params(params: dict, config: GPTConfig) -> np.dtype:
-    """Every tensor present, of the expected shape and one floating dtype."""
+    """Exactly the expected tensors, each a NumPy array of its shape, one floating dtype."""
     expected = param_shapes(config)
-    missing = sorted(set(expected) - set(params))
+    missing = [k for k in expected if k not in params]
     if missing:
-        raise KeyError(f"parameter dict is missing {missing[:3]}{'...' if len(missing) > 3 else ''}")
-    dtypes = {np.asarray(params[k]).dtype for k in expected}
+        shown = ", ".join(missing[:3]) + (", ..." if len(missing) > 3 else "")
+        raise KeyError(f"parameter dict is missing {len(missing)} key(s): {shown}; every layer "
+                       f"0..{config.n_layer - 1} needs all its tensors (see param_shapes(config)): "
+                       f"add them, or {_FIX}")
+    extra = [k for k in params if k not in expected]
+    if extra:
+        shown = ", ".join(map(repr, extra[:3])) + (", ..." if len(extra) > 3 else "")
+        raise ValueError(f"parameter dict has {len(extra)} unexpected key(s): {shown}; the model "
+                         "would silently ignore them. Remove them (the head is tied to wte, so there is "
+                         "no lm_head; mask buffers are not parameters)")
+    for name in expected:
+        if not isinstance(params[name], np.ndarray):
+            raise TypeError(f"parameter {name} must be a NumPy array, got {type(params[name]).__name__}")
+    dtypes = {params[k].dtype for k in expected}
     if len(dtypes) != 1 or not all(np.issubdtype(t, np.floating) for t in dtypes):
         raise TypeError(f"all parameters must share one floating dtype, got {sorted(map(str, dtypes))}")
     for name, shape in expected.items():
@@ -125,7 +163,8 @@ def layer_norm(x, weight, bias, eps: float = LN_EPS):
 
 
 def gelu_tanh(x):
-    return 0.5 * x * (1.0 + np.tanh(GELU_C * (x + 0.044715 * x**3)))
+    cube = x * x * x  # not x**3: NumPy's float32 power is tens of times slower
+    return 0.5 * x * (1.0 + np.tanh(GELU_C * (x + 0.044715 * cube)))
 
 
 def softmax(z, axis: int = -1):
@@ -137,13 +176,15 @@ def softmax(z, axis: int = -1):
 def split_heads(x, n_head: int):
     """(..., T, d) -> (..., h, T, d_k): reshape, then move the head axis."""
     *lead, T, d = x.shape
-    return np.swapaxes(x.reshape(*lead, T, n_head, d // n_head), -3, -2)
+    x = x.reshape(*lead, T, n_head, d // n_head)  # (..., T, h, d_k): head i owns columns i*d_k..
+    return np.swapaxes(x, -3, -2)                  # (..., h, T, d_k)
 
 
 def merge_heads(x):
     """(..., h, T, d_k) -> (..., T, d): the inverse of split_heads."""
     *lead, h, T, dk = x.shape
-    return np.swapaxes(x, -3, -2).reshape(*lead, T, h * dk)
+    x = np.swapaxes(x, -3, -2)            # (..., T, h, d_k)
+    return x.reshape(*lead, T, h * dk)    # (..., T, d): heads side by side again
 
 
 def causal_mask(T: int) -> np.ndarray:
@@ -153,19 +194,21 @@ def causal_mask(T: int) -> np.ndarray:
 
 def attention_weights(q, k):
     T, dk = q.shape[-2], q.shape[-1]
-    scores = (q @ np.swapaxes(k, -1, -2)) / math.sqrt(dk)
-    scores = np.where(causal_mask(T), scores, -np.inf)
-    return softmax(scores, axis=-1)
+    scores = (q @ np.swapaxes(k, -1, -2)) / math.sqrt(dk)  # (..., h, T, T): sqrt(d_k), not sqrt(d)
+    scores = np.where(causal_mask(T), scores, -np.inf)     # (..., h, T, T); -inf is safe: the
+                                                           # diagonal keeps every row non-empty
+    return softmax(scores, axis=-1)                        # (..., h, T, T): rows sum to 1 over keys
 
 
 def causal_self_attention(x, w_qkv, b_qkv, w_o, b_o, n_head: int):
     d = x.shape[-1]
     if d % n_head:
         raise ValueError(f"width {d} is not divisible by n_head={n_head}")
-    qkv = x @ w_qkv + b_qkv
-    q, k, v = (split_heads(t, n_head) for t in np.split(qkv, 3, axis=-1))
-    y = merge_heads(attention_weights(q, k) @ v)
-    return y @ w_o + b_o
+    qkv = x @ w_qkv + b_qkv                                # (..., T, 3d): one fused projection
+    q, k, v = np.split(qkv, 3, axis=-1)                    # 3 x (..., T, d): columns [q | k | v]
+    q, k, v = (split_heads(t, n_head) for t in (q, k, v))  # 3 x (..., h, T, d_k)
+    y = attention_weights(q, k) @ v                        # (..., h, T, T) @ (..., h, T, d_k)
+    return merge_heads(y) @ w_o + b_o                      # (..., T, d) @ (d, d) -> (..., T, d)
 
 
 def mlp(x, w_fc, b_fc, w_proj, b_proj):

@@ -4,6 +4,7 @@ import math
 import numpy as np
 import pytest
 import torch
+from torch import nn
 from transformers import GPT2Config, GPT2LMHeadModel
 
 from gpt2course import GPT2_FAMILY, GPT2_SMALL, TINY, GPTConfig
@@ -13,12 +14,16 @@ from gpt2course.loading import params_from_state_dict
 CONFIGS = [TINY, GPTConfig(vocab_size=97, block_size=24, n_layer=3, n_embd=48, n_head=6)]
 
 
+def hf_config(config: GPTConfig, **extra) -> GPT2Config:
+    return GPT2Config(vocab_size=config.vocab_size, n_positions=config.block_size, n_embd=config.n_embd,
+                      n_layer=config.n_layer, n_head=config.n_head, **extra)
+
+
 def hf_model(config: GPTConfig, seed: int) -> GPT2LMHeadModel:
     """A randomly initialised HF GPT-2 whose every tensor (biases, LayerNorms too) is random."""
     torch.manual_seed(seed)
-    hf = GPT2LMHeadModel(GPT2Config(
-        vocab_size=config.vocab_size, n_positions=config.block_size, n_embd=config.n_embd,
-        n_layer=config.n_layer, n_head=config.n_head, activation_function="gelu_new",
+    hf = GPT2LMHeadModel(hf_config(
+        config, activation_function="gelu_new",
         resid_pdrop=0.0, embd_pdrop=0.0, attn_pdrop=0.0, layer_norm_epsilon=1e-5,
     )).double().eval()
     with torch.no_grad():
@@ -86,9 +91,45 @@ def test_init_statistics():
 def test_parameter_count_matches_torch_model(config):
     """The closed-form count against HF's own model, built on the meta device (no memory)."""
     with torch.device("meta"):
-        hf = GPT2LMHeadModel(GPT2Config(vocab_size=config.vocab_size, n_positions=config.block_size,
-                                        n_embd=config.n_embd, n_layer=config.n_layer, n_head=config.n_head))
+        hf = GPT2LMHeadModel(hf_config(config))
     assert sum(p.numel() for p in hf.parameters()) == config.n_params()
+
+
+class TorchBlock(nn.Module):
+    """GPT-2's block as nanoGPT builds it; bias=False drops every bias, LayerNorms' too."""
+
+    def __init__(self, d: int, bias: bool):
+        super().__init__()
+        self.ln_1 = nn.LayerNorm(d, bias=bias)
+        self.attn = nn.ModuleDict({"c_attn": nn.Linear(d, 3 * d, bias=bias), "c_proj": nn.Linear(d, d, bias=bias)})
+        self.ln_2 = nn.LayerNorm(d, bias=bias)
+        self.mlp = nn.ModuleDict({"c_fc": nn.Linear(d, 4 * d, bias=bias), "c_proj": nn.Linear(4 * d, d, bias=bias)})
+
+
+def torch_gpt(config: GPTConfig, bias: bool, tied: bool) -> nn.Module:
+    """GPT-2's module tree on the meta device (shapes, no memory); the head never has a bias."""
+    d = config.n_embd
+    with torch.device("meta"):
+        model = nn.ModuleDict({
+            "transformer": nn.ModuleDict({
+                "wte": nn.Embedding(config.vocab_size, d), "wpe": nn.Embedding(config.block_size, d),
+                "h": nn.ModuleList([TorchBlock(d, bias) for _ in range(config.n_layer)]),
+                "ln_f": nn.LayerNorm(d, bias=bias)}),
+            "lm_head": nn.Linear(d, config.vocab_size, bias=False)})
+    if tied:
+        model["lm_head"].weight = model["transformer"]["wte"].weight
+    return model
+
+
+@pytest.mark.parametrize("tied", [True, False], ids=["tied", "untied"])
+@pytest.mark.parametrize("biases", [True, False], ids=["biases", "bias-free"])
+@pytest.mark.parametrize("config", [GPT2_SMALL, TINY, CONFIGS[1]], ids=["gpt2", "tiny", "odd"])
+def test_parameter_count_matches_nanogpt_style_module(config, biases, tied):
+    """parameters() yields the tied matrix once, so its sum is the model's true count."""
+    model = torch_gpt(config, bias=biases, tied=tied)
+    with_bias = {type(m).__name__ for m in model.modules() if getattr(m, "bias", None) is not None}
+    assert with_bias == ({"Linear", "LayerNorm"} if biases else set())
+    assert sum(p.numel() for p in model.parameters()) == config.n_params(tied=tied, biases=biases)
 
 
 def test_tiny_parameter_count_matches_dict():
