@@ -34,7 +34,15 @@ def _embed_public():
     wte, wpe = _tables(rng, 10, 6, 4, np.float64)
     return [Case({"wte": wte, "wpe": wpe, "idx": np.array([[3, 1, 4, 1], [5, 9, 2, 6]])}),
             Case({"wte": wte, "wpe": wpe, "idx": np.array([7, 7, 0])}),
-            _too_long(wte, wpe, B=1)]
+            _too_long(wte, wpe, B=1),
+            _embed_float32_public()]
+
+
+def _embed_float32_public():
+    """float32 tables: the result must stay float32 (no upcasting)."""
+    rng = np.random.default_rng(11)
+    wte, wpe = _tables(rng, 9, 5, 3, np.float32)
+    return Case({"wte": wte, "wpe": wpe, "idx": np.array([[8, 0, 3, 3, 1], [2, 7, 7, 5, 4]])})
 
 
 def _embed_hidden(rng):
@@ -91,6 +99,29 @@ register(Exercise(
                 "broadcasting error does not tell the user what to do.",
                 _no_block_check),
     ],
+    hints=(
+        "Each output row is the sum of two table rows: one chosen by *which* token it is, "
+        "one chosen by *where* it sits in the sequence. Which of the two depends on `idx`, "
+        "and which only on the sequence length T? And what has to be checked before any "
+        "lookup?",
+        "Indexing a NumPy array with an integer array looks up rows: `wte` indexed by `idx` "
+        "has shape `idx.shape + (d,)`, for `(T,)` and `(B, T)` ids alike. The position rows "
+        "do not depend on the ids at all: they are rows 0 to T-1 of `wpe`, whatever tokens "
+        "sit there.",
+        "Read T from the last axis of `idx` (`idx.shape[-1]`) so that one sequence and a "
+        "batch need no separate code. A `(T, d)` block of position rows broadcasts against "
+        "`(T, d)` and `(B, T, d)` alike. Add the two rows (the width stays d, so do not "
+        "concatenate), and never look positions up with the token ids.",
+        "Check the length first: when T is larger than the block size `wpe.shape[0]`, raise a "
+        "`ValueError` whose message contains both numbers (e.g. 'sequence length 9 exceeds "
+        "the block size 8'). T equal to the block size is fine. NumPy's own broadcasting "
+        "error would not tell the user what to do.",
+        "Outline: (1) T from the last axis of `idx`, the block size from the first axis of "
+        "`wpe`; (2) if T exceeds the block size, raise the `ValueError` naming both; (3) the "
+        "token rows by indexing `wte` with `idx`; (4) the position rows by slicing the first "
+        "T rows of `wpe`; (5) the answer is their sum. Indexing, slicing and adding arrays of "
+        "one dtype keep that dtype, so float32 tables give float32 rows with no extra work.",
+    ),
 ))
 
 
@@ -143,4 +174,23 @@ register(Exercise(
                 "not in column t (the position).",
                 _one_hot_positions),
     ],
+    hints=(
+        "A one-hot vector for token i has a single 1, in column i. Multiplied by the table it "
+        "picks out row i. So think of the lookup of a whole sequence as one matrix product: "
+        "one one-hot row per token, times `wte`.",
+        "The one-hot array has shape `idx.shape + (V,)`, with V = `wte.shape[0]`: for the "
+        "token at position t, a 1 in the column of its id `idx[..., t]` and 0 elsewhere. The "
+        "1 goes in the column of the token id, not in column t (the position).",
+        "Two loop-free ways to build it: compare `idx[..., None]` with `np.arange(V)` "
+        "(broadcasting gives a boolean array of the right shape) and convert the booleans, or "
+        "index an identity matrix from `np.eye` with the ids. Do not index `wte` with the ids "
+        "themselves: the point of the exercise is the matrix product.",
+        "Watch the dtype: `np.eye(V)` is float64, and so are booleans converted with "
+        "`astype(float)`; float64 @ float32 gives float64. Make the one-hot array in "
+        "`wte.dtype` from the start (`dtype=wte.dtype`, or `.astype(wte.dtype)`).",
+        "Outline: (1) V from `wte.shape[0]`; (2) the one-hot array of shape "
+        "`idx.shape + (V,)` in `wte`'s dtype; (3) multiply it by `wte` with `@`, which treats "
+        "the leading axes as a batch and gives `idx.shape + (d,)`. On a small example the "
+        "result should equal `wte[idx]` exactly.",
+    ),
 ))

@@ -121,6 +121,23 @@ register(Exercise(
                 "Normalise each position on its own: axis=-1, keepdims=True.",
                 _ln_whole_array),
     ],
+    hints=(
+        "Each position's vector of d features is normalised on its own. Which axis holds those "
+        "features, for `(T, d)` and for `(B, T, d)`? The mean and the variance are taken over "
+        "that axis only, never over positions or the batch.",
+        "Take the mean over the last axis (`axis=-1`) with `keepdims=True`, so that it "
+        "broadcasts back against `x`. The variance is the population variance: the mean of "
+        "the squared deviations, dividing by d and not d - 1 (NumPy's `var` has ddof=0 by "
+        "default; torch and pandas default to d - 1).",
+        "Epsilon is added to the variance inside the square root, and it is the `eps` "
+        "argument, not a constant of your own: 1e-5 is only its default. After normalising, "
+        "multiply by `weight` and add `bias`; both are `(d,)` and broadcast over the leading "
+        "axes.",
+        "Outline: (1) the mean over axis -1, keepdims; (2) the population variance over axis "
+        "-1, keepdims; (3) the centred `x` divided by `np.sqrt` of the variance plus `eps`; "
+        "(4) times `weight`, plus `bias`. Means, `np.sqrt` and a Python float `eps` all keep "
+        "float32 inputs float32, so no conversion is needed.",
+    ),
 ))
 
 
@@ -305,4 +322,29 @@ register(Exercise(
                 "constants (d_k ** 0.5, math.sqrt(d_k), -np.inf) so the dtype is kept.",
                 _upcast),
     ],
+    hints=(
+        "Follow the seven steps of the exercise text one at a time and write down the shape "
+        "after each: `(..., T, 3d)`, three of `(..., T, d)`, `(..., h, T, d_k)`, scores "
+        "`(..., h, T, T)`, then back to `(..., T, d)`. Work on the last axes only, so that "
+        "`(T, d)` and `(B, T, d)` need no separate code.",
+        "Q, K and V are the three `d`-wide column blocks of the projection: `np.split` along "
+        "the last axis. Splitting into heads is a reshape to `(..., T, n_head, d_k)` followed "
+        "by swapping the T and head axes (`np.swapaxes` on axes -3 and -2). Reshaping "
+        "straight to `(..., n_head, T, d_k)` has the right shape but mixes positions into "
+        "heads. Merging is the inverse: swap back first, then reshape.",
+        "The scores are Q times K transposed on its last two axes (`np.swapaxes` again), "
+        "divided by the square root of the head size d_k (d divided by n_head), not of d. "
+        "Write that "
+        "constant as a Python number (`d_k ** 0.5` or `math.sqrt(d_k)`): `np.sqrt(d_k)` is a "
+        "float64 NumPy value and would turn float32 inputs into float64.",
+        "The causal mask keeps key j for query t when j <= t, the diagonal included: "
+        "`np.tril` of a `(T, T)` boolean array of ones. Put `-np.inf` at the hidden entries "
+        "with `np.where` before the softmax (never multiply by the mask afterwards), then take "
+        "the softmax over the keys, the last axis, subtracting each row's maximum first.",
+        "Outline: (1) the leading axes, T and d from `x.shape`, and d_k; (2) the fused "
+        "projection with its bias, split in three along the last axis; (3) each of Q, K, V "
+        "split into heads; (4) the scaled scores, `(..., h, T, T)`; (5) the mask with "
+        "`np.tril` and `np.where`, then the softmax over axis -1; (6) the weights times V, "
+        "heads merged back to `(..., T, d)`; (7) the output projection `w_o` plus `b_o`.",
+    ),
 ))

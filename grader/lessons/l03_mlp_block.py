@@ -73,6 +73,22 @@ register(Exercise(
                 "keeps the input's dtype.",
                 _gelu_upcast),
     ],
+    hints=(
+        "It is one elementwise formula, so there are no axes or shapes to think about: any "
+        "shape in, the same shape out. Write exactly the formula of the exercise text, the "
+        "tanh approximation GPT-2 was trained with, not the erf-based exact GELU nor the "
+        "sigmoid 'quick GELU'.",
+        "`np.tanh` works elementwise on arrays of any shape. Inside the tanh, the square root "
+        "of 2/pi multiplies a bracket that holds x plus 0.044715 times x cubed: the cubic "
+        "term belongs inside the tanh.",
+        "Keep float32 inputs float32: compute the square root of 2/pi as a Python float with "
+        "`math.sqrt` and `math.pi`. `np.sqrt(2 / np.pi)` returns a NumPy float64 scalar, and "
+        "NumPy 2 lets such a scalar turn a float32 array into float64.",
+        "Outline: (1) the constant c, the square root of 2/pi, as a Python float; (2) the "
+        "argument of the tanh, c times (x plus 0.044715 times the cube of x); (3) one half "
+        "of x times (1 plus the tanh of that argument). Sanity check: the result is close to "
+        "x for large positive x, close to 0 for large negative x, and has `x`'s dtype.",
+    ),
 ))
 
 
@@ -130,6 +146,22 @@ register(Exercise(
                 "GPT-2's MLP uses the tanh GELU (your gelu_tanh), not max(0, x).",
                 _mlp_relu),
     ],
+    hints=(
+        "The MLP is two affine layers with your `gelu_tanh` between them: widen from d to 4d, "
+        "apply the nonlinearity, project back to d. Where exactly does the GELU sit, and what "
+        "does each layer add after its product?",
+        "The weights are in the Conv1D layout `(in, out)`, so multiply on the right: `x` times "
+        "`w_fc` has shape `(..., 4d)`. The `@` operator treats the leading axes as a batch, "
+        "so `(T, d)` and `(B, T, d)` need no special handling.",
+        "Both layers have a bias: `b_fc`, `(4d,)`, after the first product and `b_proj`, "
+        "`(d,)`, after the second. The GELU is applied to the 4d-wide hidden layer (after "
+        "adding `b_fc`), not to the output, and it is `gelu_tanh`, not a ReLU such as "
+        "`np.maximum` with 0.",
+        "Outline: (1) the hidden layer, `x` times `w_fc` plus `b_fc`, shape `(..., 4d)`; (2) "
+        "`gelu_tanh` of it (supplied while checking); (3) that times `w_proj` plus `b_proj`, "
+        "shape `(..., d)`. There are no constants to write, so float32 stays float32 by "
+        "itself.",
+    ),
 ))
 
 
@@ -161,7 +193,9 @@ def _block_args(rng, lead, T, d, n_head, n_layer, layer, dtype):
 def _block_public():
     rng = np.random.default_rng(4)
     return [Case(_block_args(rng, (1,), 4, 8, 2, 1, 0, np.float64)),
-            Case(_block_args(rng, (), 5, 8, 2, 2, 1, np.float64))]
+            Case(_block_args(rng, (), 5, 8, 2, 2, 1, np.float64)),
+            # float32 parameters and stream: the block must keep float32
+            Case(_block_args(np.random.default_rng(41), (2,), 3, 8, 2, 2, 1, np.float32))]
 
 
 def _block_hidden(rng):
@@ -238,4 +272,25 @@ register(Exercise(
                 "update x after attention, then compute x + mlp(ln_2(x)) from the new x.",
                 _block_parallel),
     ],
+    hints=(
+        "GPT-2's block is pre-LN: each sub-layer reads a LayerNorm of the stream, and its "
+        "output is added back to the stream it came from. There are two such steps, attention "
+        "first and then the MLP, each with its own residual addition.",
+        "Use only this layer's weights: their keys start with `h.{layer}.` (build them with an "
+        "f-string from `layer`). A small helper that turns a suffix such as `ln_1.weight` into "
+        "the tensor saves typing. Attention takes `attn.c_attn.*` and `attn.c_proj.*` plus "
+        "`n_head`; `mlp` takes `mlp.c_fc.*` and `mlp.c_proj.*`.",
+        "Each LayerNorm has its own gain and bias: `ln_1` before attention, `ln_2` before the "
+        "MLP. The MLP reads the stream *after* the attention output has been added to it, not "
+        "the block's input, and its output is added to that stream, it does not replace it.",
+        "Do not normalise after the additions (that is post-LN, a different model). Make a new "
+        "array for the updated stream instead of an in-place `+=` on `x`, which would change "
+        "the caller's array. The pieces `layer_norm`, `causal_self_attention` and `mlp` are "
+        "supplied while checking.",
+        "Outline: (1) `layer_norm` of `x` with ln_1's weight and bias; (2) the stream becomes "
+        "`x` plus `causal_self_attention` of that, with c_attn's and attn.c_proj's weights and "
+        "biases and `n_head`; (3) `layer_norm` of the new stream with ln_2's; (4) the answer "
+        "is the new stream plus `mlp` of that, with c_fc's and mlp.c_proj's weights and "
+        "biases. Shapes stay `(..., T, d)` and the dtype stays `x`'s throughout.",
+    ),
 ))

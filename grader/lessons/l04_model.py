@@ -9,115 +9,15 @@ from gpt2course import numpy_gpt as ref
 from gpt2course.config import GPTConfig
 
 from ..registry import Case, Exercise, Mistake, register
-from ..wire import is_plain_array
+from ..stats import init_judge
 from .l03_mlp_block import random_params
 
 LESSON = "04_model_init"
 
 
 # ------------------------------------------------------------------ init_gpt
-# Graded statistically: a learner may draw the numbers in any order, so the
-# answer is compared with the reference answer tensor by tensor through
-# summary statistics, with a tolerance that follows each tensor's size.
-SIGMAS = 6.0          # a correct answer fails a statistic with probability ~1e-9
-KURTOSIS_MIN_SIZE = 4096
-
-
-def _is_constant(t: np.ndarray) -> bool:
-    return t.size > 0 and float(t.min()) == float(t.max())
-
-
-def _fingerprint(t: np.ndarray, k: int = 8):
-    """The first k values, normalised: equal for two tensors cut from the same stream."""
-    v = np.asarray(t, dtype=np.float64).ravel()[:k]
-    norm = float(np.linalg.norm(v))
-    return None if norm == 0.0 or v.size < k else v / norm
-
-
-def _repeated_draws(params: dict, keys) -> tuple[str, str] | None:
-    seen = []
-    for k in keys:
-        f = _fingerprint(params[k])
-        if f is None:
-            continue
-        for other, g in seen:
-            if np.allclose(f, g, rtol=0.0, atol=1e-9):
-                return other, k
-        seen.append((k, f))
-    return None
-
-
-def _what_constant(key: str, value: float) -> str:
-    if key.endswith(".bias"):
-        return f"biases start at exactly {value:g}"
-    return f"LayerNorm gains start at exactly {value:g}"
-
-
-def init_judge(answer, case: Case, expected, tol: float) -> str | None:
-    """Does ``answer`` look like a draw from the same initialisation as ``expected``?
-
-    Shapes, dtypes and keys must match exactly; tensors that are constant in
-    ``expected`` (biases, LayerNorm) must be equal; random tensors must match in
-    mean, standard deviation (and, for large ones, kurtosis) within SIGMAS
-    sampling standard errors. ``tol`` (for value-by-value grading) is not used.
-    """
-    if not isinstance(answer, dict):
-        kind = type(answer).__name__
-        return f"returned a {kind}; expected a dict from parameter names to arrays"
-    extra = sorted(set(answer) - set(expected))
-    missing = sorted(set(expected) - set(answer))
-    heads = [k for k in extra if "head" in k]
-    if heads:
-        return (f"the dict holds a separate output head ({heads[0]!r}); GPT-2 ties the head "
-                "to wte, so there is no head tensor")
-    if missing or extra:
-        return f"dict keys differ (missing {missing[:3]}, unexpected {extra[:3]})"
-    random_keys = []
-    for key, e in expected.items():
-        a = answer[key]
-        if not is_plain_array(a):
-            return f"{key!r} is not a NumPy array of numbers"
-        if a.shape != e.shape:
-            return f"{key!r} has shape {a.shape}, expected {e.shape}"
-        if a.dtype != e.dtype:
-            return f"{key!r} has dtype {a.dtype}, expected {e.dtype}"
-        if not np.isfinite(a).all():
-            return f"{key!r} holds NaN or infinite values"
-        if _is_constant(e):
-            if not np.array_equal(a, e):
-                return f"{key!r} is not constant: {_what_constant(key, float(e.flat[0]))}"
-            continue
-        random_keys.append(key)
-        reason = _compare_random(key, a, e)
-        if reason:
-            return reason
-    pair, expected_pair = _repeated_draws(answer, random_keys), _repeated_draws(expected, random_keys)
-    if pair and not expected_pair:
-        return (f"{pair[1]!r} repeats the numbers of {pair[0]!r}: seed one generator once "
-                "and draw every tensor from it")
-    if expected_pair and not pair:  # only when judging against a variant's answer
-        return "the tensors do not repeat each other's numbers"
-    return None
-
-
-def _compare_random(key: str, a: np.ndarray, e: np.ndarray) -> str | None:
-    a64, e64 = a.astype(np.float64).ravel(), e.astype(np.float64).ravel()
-    na, ne = a64.size, e64.size
-    sa, se = float(a64.std()), float(e64.std())
-    if sa == 0.0:
-        return f"{key!r} is constant; it should be random with std about {se:.4f}"
-    # the sample std of n normal draws has a standard error of about std / sqrt(2 n)
-    if abs(sa - se) > SIGMAS * se * math.sqrt(1.0 / (2 * na) + 1.0 / (2 * ne)):
-        return f"{key!r} has standard deviation {sa:.4f}, expected about {se:.4f}"
-    ma, me = float(a64.mean()), float(e64.mean())
-    if abs(ma - me) > SIGMAS * se * math.sqrt(1.0 / na + 1.0 / ne):
-        return f"{key!r} has mean {ma:.4f}, expected about {me:.4f}"
-    if min(na, ne) >= KURTOSIS_MIN_SIZE:
-        ka = float(np.mean(((a64 - ma) / sa) ** 4))
-        ke = float(np.mean(((e64 - me) / se) ** 4))
-        if abs(ka - ke) > SIGMAS * math.sqrt(24.0 / na + 24.0 / ne):
-            return f"{key!r} does not look normally distributed (use a normal distribution)"
-    return None
+# Graded statistically (grader/stats.py): a learner may draw the numbers in any
+# order, so answers are compared tensor by tensor through summary statistics.
 
 
 def _init_public():
@@ -223,6 +123,27 @@ register(Exercise(
                 "(0.02 / sqrt(2 * n_layer) for the residual projections).",
                 _init_unit),
     ],
+    hints=(
+        "Start from the table in the exercise: every key, its shape and how it starts. There "
+        "are three kinds of tensor: random normal weights, biases that start at 0 and "
+        "LayerNorm gains that start at 1. There is no head tensor: the head is tied to `wte`.",
+        "Make one generator with `np.random.default_rng(seed)`, once, before any tensor, and "
+        "draw every random tensor from it; a fresh generator per tensor makes the tensors "
+        "repeat each other's numbers. `rng.standard_normal(shape)` has std 1: multiply it by "
+        "the std you want.",
+        "The std is 0.02 for `wte`, `wpe` and the `c_attn` and `c_fc` weights. Only the two "
+        "residual projections, `attn.c_proj.weight` and `mlp.c_proj.weight`, get 0.02 divided "
+        "by the square root of 2L (L = `config.n_layer`), because 2L branches add into the "
+        "residual stream.",
+        "The constants: `np.zeros` for every bias (the `c_attn` bias has length 3d, the "
+        "`c_fc` bias 4d), `np.ones` for the `ln_1`, `ln_2` and `ln_f` gains. Everything must "
+        "be float64, which `standard_normal`, `np.zeros` and `np.ones` give by default.",
+        "Outline: (1) V, T, L and d from `config`; (2) one generator from `seed`; (3) a dict "
+        "with `wte` `(V, d)` and `wpe` `(T, d)`, drawn first; (4) a loop over the layers that "
+        "fills the twelve `h.{i}.` keys, drawing the four weights in table order (c_attn, "
+        "attn.c_proj, c_fc, mlp.c_proj); (5) `ln_f.weight` and `ln_f.bias`. Any correct draws "
+        "pass; drawing in this order also lets `check` name a mistake.",
+    ),
 ))
 
 
@@ -236,7 +157,9 @@ def _logits_args(rng, lead, T, V, block, L, d, h, dtype):
 def _logits_public():
     rng = np.random.default_rng(5)
     return [Case(_logits_args(rng, (1,), 5, 13, 8, 2, 8, 2, np.float64)),
-            Case(_logits_args(rng, (), 4, 10, 6, 1, 8, 4, np.float64))]
+            Case(_logits_args(rng, (), 4, 10, 6, 1, 8, 4, np.float64)),
+            # float32 parameters: the logits must be float32 too (no upcasting)
+            Case(_logits_args(np.random.default_rng(51), (2,), 4, 11, 6, 2, 8, 2, np.float32))]
 
 
 def _logits_hidden(rng):
@@ -303,6 +226,27 @@ register(Exercise(
                 "'.ln_1.weight'), range(n_layer) and not range(n_layer - 1).",
                 _logits_skip_last),
     ],
+    hints=(
+        "The forward pass is the earlier lessons in order: the embeddings, every block, one "
+        "final LayerNorm and the tied head. You write no new layer, only the glue: `embed`, "
+        "`block` and `layer_norm` are supplied while checking.",
+        "The number of layers is not an argument: count the keys of `P` that end in "
+        "`.ln_1.weight` (one per block). Run the blocks in order, 0 to n_layer - 1, each with "
+        "its own layer index and each reading the previous block's output. A Python loop over "
+        "the layers is fine.",
+        "Start the stream with `embed`, giving it the two tables `P['wte']` and `P['wpe']` and "
+        "the ids: token plus position rows, `(T, d)` or `(B, T, d)`, with the block-size check "
+        "included. After the last block apply the final LayerNorm with `ln_f.weight` and "
+        "`ln_f.bias`: pre-LN blocks leave the stream un-normalised.",
+        "The head is tied: there is no separate output matrix. Multiply the normalised stream "
+        "by the transpose of `wte`, `(d, V)`, to get `(T, V)` or `(B, T, V)` logits. Every "
+        "piece keeps the parameters' dtype, so convert nothing: float32 parameters must give "
+        "float32 logits.",
+        "Outline: (1) n_layer from the keys; (2) the stream from `embed`; (3) for each layer "
+        "index in turn, pass the stream, `P`, the index and `n_head` to `block` and keep its "
+        "output as the new stream; (4) `layer_norm` with the `ln_f` weight and bias; (5) the "
+        "logits are that times the transpose of `P['wte']`.",
+    ),
 ))
 
 
@@ -360,7 +304,9 @@ def _tied_args(rng, lead, T, V, d, dtype, repeat=True):
 def _tied_public():
     rng = np.random.default_rng(6)
     return [Case(_tied_args(rng, (), 5, 7, 3, np.float64)),
-            Case(_tied_args(rng, (2,), 4, 10, 4, np.float64))]
+            Case(_tied_args(rng, (2,), 4, 10, 4, np.float64)),
+            # float32 E and A: dE must keep float32 (no upcasting)
+            Case(_tied_args(np.random.default_rng(61), (2,), 5, 8, 4, np.float32))]
 
 
 def _tied_hidden(rng):
@@ -416,4 +362,31 @@ register(Exercise(
                 "divide by the number of positions.",
                 _tied_summed),
     ],
+    hints=(
+        "Write the forward pass first, keeping every intermediate you will need on the way "
+        "back: X = E[idx], H = tanh(X A), Z = H E^T, then the mean cross-entropy. Then go "
+        "backwards. E appears twice (the lookup and the head), so dE is the sum of two "
+        "contributions.",
+        "Flatten the positions: with n the number of positions (`targets.size`), treat H as "
+        "`(n, d)` and Z as `(n, V)`, and `(T,)` and `(B, T)` inputs become the same problem. "
+        "Take the log-softmax stably (subtract each row's maximum, then the log of the summed "
+        "exponentials); the loss is minus the mean of the log-probabilities at the targets, "
+        "given back as a Python `float`.",
+        "The gradient of the mean cross-entropy with respect to Z is the softmax "
+        "probabilities minus the one-hot targets, divided by n: start from the probabilities, "
+        "subtract 1 at each position's target (integer indexing with row numbers and target "
+        "ids), and divide by the number of positions, since the loss is a mean, not a sum.",
+        "Head path: from Z = H E^T, dE gets dZ^T times H, `(V, d)`, which reaches every row. "
+        "Lookup path: dH is dZ times E; through the tanh multiply by 1 - H**2; through A "
+        "multiply by A^T to get dX, `(n, d)`; then add row k of dX to row idx[k] of dE. Ids "
+        "repeat, so scatter with `np.add.at`: `dE[idx] += dX` keeps only one write per "
+        "repeated id.",
+        "Outline: (1) V, d and n; (2) H from the lookup, A and the tanh, as `(n, d)`; (3) the "
+        "logits, a stable log-softmax and the loss; (4) dZ, the probabilities minus the "
+        "one-hot targets, over n; (5) dE from the head path; (6) dX back through E, the tanh "
+        "derivative and A^T; (7) `np.add.at` into dE at the flattened ids; (8) give back the "
+        "loss as a `float` and dE in E's shape and dtype. Python numbers such as 1.0 and n "
+        "keep float32 arrays float32.",
+    ),
+    returns=("loss", "dE"),
 ))
