@@ -142,6 +142,9 @@ class _Names(ast.NodeVisitor):
     def visit_FunctionDef(self, node):
         self.stored.add(node.name)
         inner = _Names()
+        args = node.args
+        inner.stored |= {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
+        inner.stored |= {a.arg for a in (args.vararg, args.kwarg) if a is not None}
         for child in node.body + node.decorator_list + node.args.defaults:
             inner.visit(child)
         self.loaded |= inner.loaded - inner.stored

@@ -77,7 +77,7 @@ def test_a_bug_in_the_learners_code_shows_as_an_error(editions, tmp_path, monkey
     path = bundle / "exercises" / "01_embeddings_exercises.ipynb"
     nb = nbk.read(path)
     for cell in nb.cells:
-        if "exercise" in nbk.tags(cell) and "def embed" in cell.source:
+        if "exercise" in nbk.tags(cell) and "def embed" in nbk.cell_source(cell):
             cell.source = "def embed(wte, wpe, idx):\n    raise KeyError('my own bug')\n"
     nbformat.write(nb, path)
     _, errors, notes = run_lesson(bundle, "01_embeddings.ipynb", monkeypatch)
