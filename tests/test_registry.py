@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from grader import registry
+from grader.registry import _arrays  # the walk Case.tolerance uses
 from grader.judge import Broken, NotAttempted, Raised, call_answer, case_mismatch, judge, reference_answers
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -38,17 +39,6 @@ def _solution_lines() -> dict[str, list[str]]:
 
 
 SOLUTIONS = _solution_lines()
-
-
-def _arrays(value):
-    if isinstance(value, np.ndarray):
-        yield value
-    elif isinstance(value, dict):
-        for v in value.values():
-            yield from _arrays(v)
-    elif isinstance(value, (list, tuple)):
-        for v in value:
-            yield from _arrays(v)
 
 
 def _dtypes(cases) -> set:
