@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .registry import Case, Exercise, Mistake
-from .wire import Unsupported, is_plain_array, sanitise
+from .stats import summarize
+from .wire import Unsupported, is_plain_array, same_value, sanitise
 
 MAX_MESSAGE = 300
 
@@ -40,6 +41,17 @@ class Broken:
     reason: str
 
 
+@dataclass(frozen=True)
+class ChangedInputs:
+    """The function modified arguments it was given (e.g. ``x += ...`` on its input)."""
+
+    names: tuple[str, ...]
+
+    def describe(self) -> str:
+        return (f"changed its input {', '.join(f'`{n}`' for n in self.names)} in place: the caller's "
+                "arrays must stay as they were (compute new arrays, e.g. x = x + ..., not x += ...)")
+
+
 def raised_from(exc: BaseException) -> Raised | NotAttempted:
     if isinstance(exc, NotImplementedError):
         return NotAttempted()
@@ -53,10 +65,14 @@ def raised_from(exc: BaseException) -> Raised | NotAttempted:
 
 def call_answer(fn, case: Case, make_config=None):
     """Call fn on fresh copies of the case's arguments; return a sanitised answer."""
+    args = copy.deepcopy(case.args)
     try:
-        result = fn(**copy.deepcopy(case.args))
+        result = fn(**args)
     except Exception as exc:
         return raised_from(exc)
+    changed = [k for k in case.args if not same_value(args.get(k), case.args[k])]
+    if changed:
+        return ChangedInputs(tuple(changed))
     return sanitise(result, make_config)
 
 
@@ -127,21 +143,6 @@ def _array_mismatch(answer, expected: np.ndarray, tol: float, check_dtype: bool 
     return f"right shape and dtype, but values differ (max relative error {err:.1e}, tolerance {tol:.0e})"
 
 
-def structure_mismatch(answer, case: Case, expected, tol: float) -> str | None:
-    """Keys, shapes and dtypes only: for the student release of statistically
-    graded exercises, whose judge stays with the instructor."""
-    if is_plain_array(expected):
-        if not is_plain_array(answer):
-            return f"returned {describe_value(answer)}; expected a NumPy array"
-        if (answer.shape, answer.dtype) != (expected.shape, expected.dtype):
-            return (f"got shape {answer.shape} and dtype {answer.dtype}, expected shape "
-                    f"{expected.shape} and dtype {expected.dtype}")
-        return None
-    if isinstance(expected, dict):
-        return _dict_mismatch(answer, expected, lambda a, e: structure_mismatch(a, case, e, tol))
-    return value_mismatch(answer, expected, tol)
-
-
 def _dict_mismatch(answer, expected: dict, compare) -> str | None:
     if not isinstance(answer, dict):
         return f"returned {describe_value(answer)}; expected a dict"
@@ -161,6 +162,8 @@ def case_mismatch(answer, expected, case: Case, tol: float, names: tuple[str, ..
         return answer.reason
     if isinstance(answer, NotAttempted):
         return "raised NotImplementedError (the stub is still there)"
+    if isinstance(answer, ChangedInputs):
+        return answer.describe()
     if case.raises:
         return _raise_mismatch(answer, case)
     if isinstance(answer, Raised):
@@ -189,8 +192,14 @@ def mentions_all(message: str, mention: tuple[str, ...]) -> bool:
 
 
 def same_behaviour(answer, other, case: Case, tol: float) -> bool:
-    """Does the learner's answer behave like ``other`` (a mistake's answer) on this case?"""
-    if isinstance(answer, (Broken, NotAttempted)) or isinstance(other, (Broken, NotAttempted)):
+    """Does the learner's answer reproduce ``other`` (a mistake's answer) on this case?
+
+    Values: within the tolerance, shape and dtype included. Exceptions: both raise,
+    of the same type (and, where the case asks for an error, both messages name what
+    went wrong, or neither does). Being wrong in two different ways is not alike.
+    """
+    if isinstance(answer, (Broken, NotAttempted, ChangedInputs)) or \
+            isinstance(other, (Broken, NotAttempted, ChangedInputs)):
         return False
     if isinstance(answer, Raised) or isinstance(other, Raised):
         if not (isinstance(answer, Raised) and isinstance(other, Raised)):
@@ -221,7 +230,7 @@ def judge(exercise: Exercise, cases: list[Case], answers: list, expected: list,
     if total and all(isinstance(a, NotAttempted) for a in answers):
         return Verdict(exercise.name, "not_attempted", 0, total, 0.0, exercise.points,
                        "not attempted yet: replace the `raise NotImplementedError` line with your code")
-    reasons = [_judge_one(exercise, c, a, e) for c, a, e in zip(cases, answers, expected)]
+    reasons = case_reasons(exercise, cases, answers, expected)
     failed = [i for i, r in enumerate(reasons) if r]
     passed = total - len(failed)
     points = round(exercise.points * passed / total, 4) if total else 0.0
@@ -241,48 +250,198 @@ def judge(exercise: Exercise, cases: list[Case], answers: list, expected: list,
 
 def _judge_one(exercise: Exercise, case: Case, answer, expected) -> str | None:
     tol = case.tolerance(exercise.tolerance)
-    if exercise.judge is not None and not isinstance(answer, (Broken, NotAttempted, Raised)):
+    if exercise.judge is not None and not isinstance(answer, (Broken, NotAttempted, Raised, ChangedInputs)):
         return exercise.judge(answer, case, expected, tol)
     return case_mismatch(answer, expected, case, tol, exercise.returns)
 
 
+def case_reasons(exercise: Exercise, cases, answers, expected) -> list[str | None]:
+    """Why each case fails (None where it passes): the case on its own, then, for a
+    case that passes on its own, how it compares with earlier cases (seed_mismatches)."""
+    reasons = [_judge_one(exercise, c, a, e) for c, a, e in zip(cases, answers, expected)]
+    for j, mismatch in seed_mismatches(cases, answers).items():
+        if reasons[j] is None:
+            reasons[j] = mismatch.describe()
+    return reasons
+
+
+_SKIP = (Raised, Broken, NotAttempted, ChangedInputs)
+
+
 def name_mistakes(exercise: Exercise, cases, answers, expected, failed: list[int],
                   mistake_answers: dict[str, list] | None = None) -> list[Mistake]:
-    """The catalogued mistakes (at most two) that together reproduce the learner's
-    answer on every failed case; empty when no such combination exists.
-    A single mistake that also fails on exactly the learner's cases wins ties."""
-    if not exercise.mistakes or all(isinstance(answers[i], (Broken, NotAttempted)) for i in failed):
+    """The catalogued mistake that the learner made, when the cases can tell; else none.
+
+    A mistake's variant *reproduces* the learner on a case when:
+    - the learner fails the case: the variant's answer is alike (same_behaviour; for
+      statistically judged exercises, the exercise's judge accepts the learner's
+      answer against the variant's), and where the learner fails only by comparison
+      with an earlier case (seed_mismatches), the variant fails it the same way;
+    - the learner passes the case: the variant passes it too, or its answer is alike.
+    A mistake is named when its variant reproduces the learner on every case. Being
+    alike where the learner fails is not enough: a variant that goes wrong where the
+    learner is right is not the learner's mistake, however alike their failures.
+
+    Failing that, two mistakes are named together when between them they reproduce
+    every failed case, and each goes wrong only where it reproduces the learner (so
+    where one explains the learner, the other passes: no conflict). When more than
+    one mistake (or pair) qualifies, the cases cannot tell which, and none is named:
+    a wrong name is worse than none.
+    """
+    if not exercise.mistakes or all(isinstance(answers[i], (Broken, NotAttempted, ChangedInputs))
+                                    for i in failed):
         return []
     theirs = mistake_answers or mistake_answers_for(exercise, cases)
     tol = [c.tolerance(exercise.tolerance) for c in cases]
     if exercise.judge is not None:  # statistical exercises: "behaves like" is the judge's call
         def alike(i, other):
-            return (not isinstance(other, (Raised, Broken, NotAttempted))
-                    and _judge_one(exercise, cases[i], answers[i], other) is None)
+            return (not isinstance(answers[i], _SKIP) and not isinstance(other, _SKIP)
+                    and exercise.judge(answers[i], cases[i], other, tol[i]) is None)
     else:
         def alike(i, other):
             return same_behaviour(answers[i], other, cases[i], tol[i])
-    explains = {m.name: {i for i in failed if alike(i, theirs[m.name][i])} for m in exercise.mistakes}
-    fails = {m.name: {i for i in range(len(cases))
-                      if _judge_one(exercise, cases[i], theirs[m.name][i], expected[i])}
+    failed_set = set(failed)
+    own = seed_mismatches(cases, answers)
+    only_compared = {i for i in failed_set & set(own)
+                     if _judge_one(exercise, cases[i], answers[i], expected[i]) is None}
+    fails = {m.name: {i for i, r in enumerate(case_reasons(exercise, cases, theirs[m.name], expected)) if r}
              for m in exercise.mistakes}
-    by_name = {m.name: m for m in exercise.mistakes}
-    ranked = sorted(exercise.mistakes,
-                    key=lambda m: (-len(explains[m.name]), fails[m.name] != set(failed)))
-    for m in ranked:
-        if explains[m.name] == set(failed):
-            return [m]
-    for a in ranked:
-        for b in ranked:
-            if a is not b and explains[a.name] | explains[b.name] == set(failed) \
-                    and explains[a.name] and explains[b.name]:
-                return [by_name[a.name], by_name[b.name]]
-    return []
+
+    def reproduced(name) -> set[int]:
+        other, cross, wrong = theirs[name], seed_mismatches(cases, theirs[name]), fails[name]
+        cases_ok = set()
+        for i in range(len(cases)):
+            if i in only_compared:    # failed only against an earlier case: fail it alike
+                ok = alike(i, other[i]) and own[i].same_as(cross.get(i))
+            elif i in failed_set:     # failed on its own: the same wrong answer
+                ok = alike(i, other[i])
+            else:                     # passed: the variant passes too, or answers alike
+                ok = i not in wrong or (alike(i, other[i]) and i not in cross)
+            if ok:
+                cases_ok.add(i)
+        return cases_ok
+
+    ok = {m.name: reproduced(m.name) for m in exercise.mistakes}
+    fits = [m for m in exercise.mistakes if len(ok[m.name]) == len(cases)]
+    if fits:
+        return fits if len(fits) == 1 else []
+    pairs = [[a, b] for k, a in enumerate(exercise.mistakes) for b in exercise.mistakes[k + 1:]
+             if ok[a.name] & failed_set and ok[b.name] & failed_set
+             and failed_set <= ok[a.name] | ok[b.name]
+             and fails[a.name] <= ok[a.name] and fails[b.name] <= ok[b.name]]
+    return pairs[0] if len(pairs) == 1 else []
+
+
+# ------------------------------------------------------------------ reproducible from a seed
+@dataclass(frozen=True)
+class SeedMismatch:
+    """How a case compares with the case ``earlier`` (the same other arguments): kind
+    "repeat" (another seed, the same numbers) or "differ" (the same seed, other
+    numbers), first seen in the tensor ``key``."""
+
+    earlier: int
+    kind: str
+    key: str
+
+    def same_as(self, other) -> bool:
+        return isinstance(other, SeedMismatch) and (self.earlier, self.kind) == (other.earlier, other.kind)
+
+    def describe(self) -> str:
+        if self.kind == "repeat":
+            return (f"another seed gave the same numbers as test {self.earlier + 1} ({self.key!r} "
+                    "starts with the same values): the arrays must come from the seed argument, "
+                    "through np.random.default_rng(seed)")
+        return (f"the config and seed of test {self.earlier + 1} gave other numbers ({self.key!r} "
+                "differs): the same seed must give the same arrays, so create the generator "
+                "from the seed argument, np.random.default_rng(seed)")
+
+
+def seed_mismatches(cases, answers) -> dict[int, SeedMismatch]:
+    """A function given a ``seed`` argument must be reproducible from it: two cases
+    whose other arguments are equal must give the same dict of arrays when their
+    seeds are equal, and different arrays (no random tensor starting with the same
+    values) when they are not. Returns {later case: mismatch with the first earlier
+    case that shows one}.
+
+    One case cannot show this, so the judge compares cases in order. It compares the
+    summaries of grader/stats.py (each random tensor's leading values, normalised,
+    plus its statistics), which is all the student edition stores of an answer, so
+    check(), the batch grader and the student edition judge alike. Cases without a
+    ``seed`` argument, and answers that are not dicts, are left alone.
+    """
+    seeded = [i for i, c in enumerate(cases) if "seed" in c.args and isinstance(answers[i], dict)]
+    if len(seeded) < 2:
+        return {}
+    summaries = {i: summarize(answers[i]) for i in seeded}
+    found = {}
+    for n, j in enumerate(seeded):
+        for i in seeded[:n]:
+            if not _same_but_seed(cases[i].args, cases[j].args):
+                continue
+            if _equal(cases[i].args["seed"], cases[j].args["seed"]):
+                kind, key = "differ", _first_different(summaries[i], summaries[j])
+            else:
+                kind, key = "repeat", _first_repeated(summaries[i], summaries[j])
+            if key is not None:
+                found[j] = SeedMismatch(i, kind, key)
+                break
+    return found
+
+
+def _equal(a, b) -> bool:
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return is_plain_array(a) and is_plain_array(b) and a.dtype == b.dtype and np.array_equal(a, b)
+    try:
+        return bool(type(a) is type(b) and a == b)
+    except Exception:
+        return False
+
+
+def _same_but_seed(a: dict, b: dict) -> bool:
+    return set(a) == set(b) and all(_equal(a[k], b[k]) for k in a if k != "seed")
+
+
+def _first_different(a: dict, b: dict) -> str | None:
+    for key in list(a) + [k for k in b if k not in a]:
+        if key not in a or key not in b or not _close_stats(a[key], b[key]):
+            return key
+    return None
+
+
+def _close_stats(a, b) -> bool:
+    if not (isinstance(a, dict) and isinstance(b, dict)) or set(a) != set(b):
+        return a == b
+    for k in a:
+        x, y = a[k], b[k]
+        if isinstance(x, (int, float, list)) and not isinstance(x, bool) and \
+                isinstance(y, (int, float, list)) and not isinstance(y, bool):
+            if np.shape(x) != np.shape(y) or not np.allclose(x, y, rtol=1e-9, atol=1e-12):
+                return False
+        elif x != y:
+            return False
+    return True
+
+
+def _first_repeated(a: dict, b: dict) -> str | None:
+    for key in a:
+        f = a[key].get("fingerprint") if isinstance(a[key], dict) else None
+        g = b[key].get("fingerprint") if isinstance(b.get(key), dict) else None
+        if f is not None and g is not None and np.allclose(f, g, rtol=0.0, atol=1e-9):
+            return key
+    return None
 
 
 def mistake_answers_for(exercise: Exercise, cases) -> dict[str, list]:
-    return {m.name: [call_answer(m.variant, c) for c in cases] for m in exercise.mistakes}
+    return {m.name: _for_judge(exercise, [call_answer(m.variant, c) for c in cases])
+            for m in exercise.mistakes}
 
 
 def reference_answers(exercise: Exercise, cases) -> list:
-    return [call_answer(exercise.reference, c) for c in cases]
+    return _for_judge(exercise, [call_answer(exercise.reference, c) for c in cases])
+
+
+def _for_judge(exercise: Exercise, answers: list) -> list:
+    """Statistically judged answers are kept as the statistics the judge compares."""
+    from .stats import init_judge, summaries
+
+    return summaries(answers) if exercise.judge is init_judge else answers

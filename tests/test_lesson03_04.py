@@ -144,9 +144,12 @@ def test_init_judge_rejects_other_distributions_and_dtypes():
 
 def test_init_judge_can_tell_mistakes_apart_from_independent_draws():
     """judge(answer, case, expected=a variant's answer) says whether the answer behaves
-    like that variant: each variant's fresh draw matches itself and no other."""
+    like that variant: each variant's fresh draw matches itself and no other. The seed
+    mistakes draw correctly within one case (they show only across cases: see
+    tests/test_diagnosis.py), so they are left out here."""
     ex = exercise("init_gpt")
-    by_name = {m.name: m.variant for m in ex.mistakes} | {"reference": ex.reference}
+    across_cases = ("seed ignored", "generator not seeded")
+    by_name = {m.name: m.variant for m in ex.mistakes if m.name not in across_cases} | {"reference": ex.reference}
     for c in ex.cases():
         config, seed = c.args["config"], c.args["seed"]
         answers = {n: v(config, seed) for n, v in by_name.items()}

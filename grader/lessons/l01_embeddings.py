@@ -6,6 +6,7 @@ import numpy as np
 from gpt2course import numpy_gpt as ref
 
 from ..registry import Case, Exercise, Mistake, register
+from ._variants import embed as flagged_embed
 
 LESSON = "01_embeddings"
 
@@ -32,8 +33,11 @@ def _too_long(wte, wpe, B=None):
 def _embed_public():
     rng = np.random.default_rng(1)
     wte, wpe = _tables(rng, 10, 6, 4, np.float64)
+    # too long both unbatched and batched: a check that reads T from the wrong axis
+    # passes one of them, unlike a missing check (the student edition sees only these)
     return [Case({"wte": wte, "wpe": wpe, "idx": np.array([[3, 1, 4, 1], [5, 9, 2, 6]])}),
             Case({"wte": wte, "wpe": wpe, "idx": np.array([7, 7, 0])}),
+            _too_long(wte, wpe),
             _too_long(wte, wpe, B=1),
             _embed_float32_public()]
 
@@ -57,21 +61,24 @@ def _embed_hidden(rng):
     return cases
 
 
-def _positions_by_token(wte, wpe, idx):
-    return wte[idx] + wpe[idx]
+def _embed(**flags):
+    def variant(wte, wpe, idx):
+        return flagged_embed(wte, wpe, idx, **flags)
+    return variant
 
 
-def _positions_missing(wte, wpe, idx):
-    return wte[idx]
-
-
-def _concatenated(wte, wpe, idx):
-    tok = wte[idx]
-    return np.concatenate([tok, np.broadcast_to(wpe[: idx.shape[-1]], tok.shape)], axis=-1)
-
-
-def _no_block_check(wte, wpe, idx):
-    return wte[idx] + wpe[: idx.shape[-1]]
+_BY_TOKEN = ("The position table is indexed by where a token sits (0, 1, ..., T-1), not by which "
+             "token it is: use wpe[:T] (or wpe[np.arange(T)]).")
+_MISSING = ("x0 = wte[idx] + wpe[:T]. Without the position rows the model cannot tell 'dog bites "
+            "man' from 'man bites dog'.")
+_NO_CHECK = ("There is no position row past block_size - 1. Check T against wpe.shape[0] yourself "
+             "and raise ValueError with a message naming both numbers; NumPy's broadcasting error "
+             "does not tell the user what to do.")
+# Two slips that interact: without the position rows (or with rows picked by token id)
+# a too-long sequence raises no error at all, so neither one-slip variant reproduces
+# such a learner on every case, and the pair is catalogued as one mistake.
+_AND_NO_CHECK = (" And check the length first: a sequence longer than the block size "
+                 "(wpe.shape[0]) must raise ValueError with a message naming both numbers.")
 
 
 register(Exercise(
@@ -81,23 +88,17 @@ register(Exercise(
     public_cases=_embed_public,
     hidden_cases=_embed_hidden,
     mistakes=[
-        Mistake("position rows looked up by token id",
-                "The position table is indexed by where a token sits (0, 1, ..., T-1), "
-                "not by which token it is: use wpe[:T] (or wpe[np.arange(T)]).",
-                _positions_by_token),
-        Mistake("position embedding missing",
-                "x0 = wte[idx] + wpe[:T]. Without the position rows the model cannot tell "
-                "'dog bites man' from 'man bites dog'.",
-                _positions_missing),
+        Mistake("position rows looked up by token id", _BY_TOKEN, _embed(positions="by_token")),
+        Mistake("position embedding missing", _MISSING, _embed(positions=None)),
+        Mistake("position rows looked up by token id, and no check of the block size",
+                _BY_TOKEN + _AND_NO_CHECK, _embed(positions="by_token", check=False)),
+        Mistake("position embedding missing, and no check of the block size",
+                _MISSING + _AND_NO_CHECK, _embed(positions=None, check=False)),
         Mistake("positions concatenated instead of added",
                 "GPT-2 adds the two rows, so the width stays n_embd; concatenating doubles it "
                 "and no later layer would fit.",
-                _concatenated),
-        Mistake("no check of the block size",
-                "There is no position row past block_size - 1. Check T against wpe.shape[0] "
-                "yourself and raise ValueError with a message naming both numbers; NumPy's "
-                "broadcasting error does not tell the user what to do.",
-                _no_block_check),
+                _embed(concat=True)),
+        Mistake("no check of the block size", _NO_CHECK, _embed(check=False)),
     ],
     hints=(
         "Each output row is the sum of two table rows: one chosen by *which* token it is, "

@@ -8,6 +8,7 @@ import numpy as np
 from gpt2course import numpy_gpt as ref
 
 from ..registry import Case, Exercise, Mistake, register
+from . import _variants as V
 
 LESSON = "02_attention"
 
@@ -47,11 +48,8 @@ def _ln_hidden(rng):
     return cases
 
 
-def _ln(x, weight, bias, eps, *, axis=-1, ddof=0, eps_outside=False):
-    mean = x.mean(axis=axis, keepdims=True)
-    var = x.var(axis=axis, keepdims=True, ddof=ddof)
-    denom = np.sqrt(var) + eps if eps_outside else np.sqrt(var + eps)
-    return (x - mean) / denom * weight + bias
+def _ln(x, weight, bias, eps, **flags):
+    return V.layer_norm(x, weight, bias, eps, **flags)
 
 
 def _ln_sample_variance(x, weight, bias, eps=1e-5):
@@ -59,7 +57,7 @@ def _ln_sample_variance(x, weight, bias, eps=1e-5):
 
 
 def _ln_eps_outside(x, weight, bias, eps=1e-5):
-    return _ln(x, weight, bias, eps, eps_outside=True)
+    return _ln(x, weight, bias, eps, eps_inside=False)
 
 
 def _ln_no_eps(x, weight, bias, eps=1e-5):
@@ -82,7 +80,7 @@ def _ln_whole_array(x, weight, bias, eps=1e-5):
     return _ln(x, weight, bias, eps, axis=None)
 
 
-register(Exercise(
+LAYER_NORM = register(Exercise(
     name="layer_norm",
     lesson=LESSON,
     reference=ref.layer_norm,
@@ -173,65 +171,17 @@ def _attn_hidden(rng):
     return cases
 
 
-def _split_transposed(t, n_head):
-    *lead, T, d = t.shape
-    return np.swapaxes(t.reshape(*lead, T, n_head, d // n_head), -3, -2)
-
-
-def _split_reshape_only(t, n_head):
-    *lead, T, d = t.shape
-    return t.reshape(*lead, n_head, T, d // n_head)
-
-
-def _merge_transposed(y):
-    *lead, h, T, dk = y.shape
-    return np.swapaxes(y, -3, -2).reshape(*lead, T, h * dk)
-
-
-def _merge_reshape_only(y):
-    *lead, h, T, dk = y.shape
-    return y.reshape(*lead, T, h * dk)
-
-
-def _softmax(z, axis):
-    with np.errstate(invalid="ignore"):  # an all -inf row gives NaN, as the learner's would
-        z = z - z.max(axis=axis, keepdims=True)
-        e = np.exp(z)
-        return e / e.sum(axis=axis, keepdims=True)
-
-
-def _attention(x, w_qkv, b_qkv, w_o, b_o, n_head, *, split=_split_transposed,
-               merge=_merge_transposed, scale="d_k", mask="causal", fill=-np.inf,
-               softmax_axis=-1, mask_after_softmax=False):
-    T, d = x.shape[-2:]
-    dk = d // n_head
-    qkv = x @ w_qkv + b_qkv
-    q, k, v = (split(t, n_head) for t in np.split(qkv, 3, axis=-1))
-    scores = q @ np.swapaxes(k, -1, -2)
-    if scale == "d_k":
-        scores = scores / math.sqrt(dk)
-    elif scale == "d":
-        scores = scores / math.sqrt(d)
-    elif scale == "float64":
-        scores = scores / np.sqrt(dk)  # a float64 NumPy scalar: upcasts float32
-    if mask_after_softmax:
-        w = _softmax(scores, softmax_axis) * np.tril(np.ones((T, T), dtype=x.dtype))
-    else:
-        if mask == "causal":
-            scores = np.where(np.tril(np.ones((T, T), dtype=bool)), scores, fill)
-        elif mask == "strict":
-            scores = np.where(np.tril(np.ones((T, T), dtype=bool), k=-1), scores, fill)
-        w = _softmax(scores, softmax_axis)
-    return merge(w @ v) @ w_o + b_o
+def _attention(x, w_qkv, b_qkv, w_o, b_o, n_head, **flags):
+    return V.attention(x, w_qkv, b_qkv, w_o, b_o, n_head, **flags)
 
 
 def _reshape_no_transpose(x, w_qkv, b_qkv, w_o, b_o, n_head):
     return _attention(x, w_qkv, b_qkv, w_o, b_o, n_head,
-                      split=_split_reshape_only, merge=_merge_reshape_only)
+                      split_transpose=False, merge_transpose=False)
 
 
 def _merge_no_transpose(x, w_qkv, b_qkv, w_o, b_o, n_head):
-    return _attention(x, w_qkv, b_qkv, w_o, b_o, n_head, merge=_merge_reshape_only)
+    return _attention(x, w_qkv, b_qkv, w_o, b_o, n_head, merge_transpose=False)
 
 
 def _scale_sqrt_d(x, w_qkv, b_qkv, w_o, b_o, n_head):
@@ -266,7 +216,7 @@ def _upcast(x, w_qkv, b_qkv, w_o, b_o, n_head):
     return _attention(x, w_qkv, b_qkv, w_o, b_o, n_head, scale="float64")
 
 
-register(Exercise(
+ATTENTION = register(Exercise(
     name="causal_self_attention",
     lesson=LESSON,
     reference=ref.causal_self_attention,

@@ -10,7 +10,9 @@ from gpt2course.config import GPTConfig
 
 from ..registry import Case, Exercise, Mistake, register
 from ..stats import init_judge
-from .l03_mlp_block import random_params
+from . import _variants as V
+from .l02_attention import ATTENTION, LAYER_NORM
+from .l03_mlp_block import GELU, SPLIT_ONLY, SPLIT_ONLY_EXPLANATION, random_params
 
 LESSON = "04_model_init"
 
@@ -18,75 +20,38 @@ LESSON = "04_model_init"
 # ------------------------------------------------------------------ init_gpt
 # Graded statistically (grader/stats.py): a learner may draw the numbers in any
 # order, so answers are compared tensor by tensor through summary statistics.
-
-
+#
+# Reproducible from `seed`: the judge compares cases with each other too
+# (judge.seed_mismatches, in grader/judge.py, shared by check(), the batch
+# grader and the student edition). Two cases with the same config and seed must
+# give the same numbers, and two with the same config and different seeds
+# different numbers; it compares the summaries' fingerprints (a tensor's first
+# values), so it needs nothing but what the student edition stores. The public
+# cases hold such a pair each way (a repeat, then a new seed), and so do the
+# hidden ones: "seed ignored" (a fixed seed) fails the new seed, "generator not
+# seeded" (default_rng()) fails the repeat.
 def _init_public():
-    return [Case({"config": GPTConfig(vocab_size=100, block_size=16, n_layer=2, n_embd=32, n_head=4),
-                  "seed": 0})]
+    config = GPTConfig(vocab_size=100, block_size=16, n_layer=2, n_embd=32, n_head=4)
+    return [Case({"config": config, "seed": 0}),
+            Case({"config": config, "seed": 0}, about="the config and seed of test 1 again"),
+            Case({"config": config, "seed": 1}, about="the config of test 1 with another seed")]
 
 
 def _init_hidden(rng):
     cases = []
-    for V, T, L, d, h in [(300, 32, 2, 64, 4), (128, 16, 1, 48, 3), (200, 24, 3, 32, 2),
-                          (64, 64, 6, 32, 4), (500, 16, 4, 64, 8)]:
-        cases.append(Case({"config": GPTConfig(V, T, L, d, h), "seed": int(rng.integers(0, 2**31))}))
-    return cases
+    for vocab, T, L, d, h in [(300, 32, 2, 64, 4), (128, 16, 1, 48, 3), (200, 24, 3, 32, 2),
+                              (64, 64, 6, 32, 4), (500, 16, 4, 64, 8)]:
+        cases.append(Case({"config": GPTConfig(vocab, T, L, d, h), "seed": int(rng.integers(0, 2**31))}))
+    earlier = cases[1].args
+    other = (earlier["seed"] + 1 + int(rng.integers(0, 2**30))) % 2**31  # never earlier's seed
+    return cases + [Case(dict(earlier), about="the config and seed of an earlier test again"),
+                    Case(dict(earlier, seed=other), about="the config of an earlier test with another seed")]
 
 
-def _init_like(config, seed, std_of=ref.init_std, ln_gain=1.0, head=False, reseed=False):
-    """The reference's recipe (one generator, tensors in param_shapes order), with a twist."""
-    rng = np.random.default_rng(seed)
-    params = {}
-    for name, shape in ref.param_shapes(config).items():
-        std = std_of(name, config.n_layer)
-        if std is not None:
-            if reseed:
-                rng = np.random.default_rng(seed)
-            params[name] = rng.standard_normal(shape) * std
-        elif name.endswith("ln_1.weight") or name.endswith("ln_2.weight") or name == "ln_f.weight":
-            params[name] = np.full(shape, ln_gain)
-        else:
-            params[name] = np.zeros(shape)
-    if head:
-        params["lm_head.weight"] = rng.standard_normal((config.vocab_size, config.n_embd)) * ref.INIT_STD
-    return params
-
-
-def _std_unscaled(name, n_layer):
-    return None if ref.init_std(name, n_layer) is None else ref.INIT_STD
-
-
-def _std_all_scaled(name, n_layer):
-    return None if ref.init_std(name, n_layer) is None else ref.INIT_STD / math.sqrt(2 * n_layer)
-
-
-def _std_unit(name, n_layer):
-    std = ref.init_std(name, n_layer)
-    return None if std is None else std / ref.INIT_STD
-
-
-def _init_unscaled(config, seed):
-    return _init_like(config, seed, std_of=_std_unscaled)
-
-
-def _init_all_scaled(config, seed):
-    return _init_like(config, seed, std_of=_std_all_scaled)
-
-
-def _init_untied(config, seed):
-    return _init_like(config, seed, head=True)
-
-
-def _init_ln_zero(config, seed):
-    return _init_like(config, seed, ln_gain=0.0)
-
-
-def _init_reseeded(config, seed):
-    return _init_like(config, seed, reseed=True)
-
-
-def _init_unit(config, seed):
-    return _init_like(config, seed, std_of=_std_unit)
+def _init(**flags):
+    def variant(config, seed):
+        return V.init_params(config, seed, **flags)
+    return variant
 
 
 register(Exercise(
@@ -100,28 +65,39 @@ register(Exercise(
         Mistake("residual projections not scaled by 1/sqrt(2L)",
                 "attn.c_proj.weight and mlp.c_proj.weight write into the residual stream, which "
                 "sums 2L such branches: GPT-2 draws them with std 0.02 / sqrt(2 * n_layer).",
-                _init_unscaled),
+                _init(std="unscaled")),
         Mistake("every weight scaled by 1/sqrt(2L)",
                 "Only the two residual projections (attn.c_proj.weight, mlp.c_proj.weight) get "
                 "0.02 / sqrt(2 * n_layer); the embeddings, c_attn and c_fc keep std 0.02.",
-                _init_all_scaled),
+                _init(std="all_scaled")),
         Mistake("separate untied output head",
                 "GPT-2's output head is wte itself (logits = h @ wte.T): the parameter dict "
                 "holds no head tensor.",
-                _init_untied),
+                _init(head=True)),
         Mistake("LayerNorm gains initialised to 0",
                 "A LayerNorm with gain 0 outputs only its bias: every sub-layer would see a "
                 "constant input. Gains start at 1, biases at 0.",
-                _init_ln_zero),
+                _init(ln_gain=0.0)),
         Mistake("generator re-seeded for every tensor",
                 "Creating np.random.default_rng(seed) again for each tensor gives every tensor "
                 "the same leading numbers, so the layers start as copies of each other. Create "
                 "the generator once and draw everything from it.",
-                _init_reseeded),
+                _init(reseed=True)),
         Mistake("standard normal without the 0.02 scale",
                 "rng.standard_normal gives std 1; GPT-2's weights start with std 0.02 "
                 "(0.02 / sqrt(2 * n_layer) for the residual projections).",
-                _init_unit),
+                _init(std="unit")),
+        Mistake("seed ignored",
+                "init_gpt must be reproducible from its seed argument: the same seed gives the "
+                "same arrays, another seed other arrays. Create the generator from the argument, "
+                "np.random.default_rng(seed), not from a constant such as default_rng(0).",
+                _init(source="fixed")),
+        Mistake("generator not seeded",
+                "np.random.default_rng() without an argument (like the global np.random functions "
+                "without np.random.seed) draws new numbers on every call, so the same seed does not "
+                "give the same model. Create the generator from the argument: "
+                "np.random.default_rng(seed).",
+                _init(source="entropy")),
     ],
     hints=(
         "Start from the table in the exercise: every key, its shape and how it starts. There "
@@ -174,32 +150,22 @@ def gpt_logits_reference(P, idx, n_head):
     return ref.gpt_logits(P, idx, n_head)
 
 
-def _stream(P, idx, n_head, positions=True, same_layer=False, skip_last=False):
-    T = idx.shape[-1]
-    x = P["wte"][idx] + P["wpe"][:T] if positions else P["wte"][idx]
-    for layer in range(ref.config_from_params(P, n_head).n_layer - (1 if skip_last else 0)):
-        x = ref.block(x, P, 0 if same_layer else layer, n_head)
-    return x
+def _logits(**flags):
+    def variant(P, idx, n_head):
+        return V.logits(P, idx, n_head, **flags)
+    return variant
 
 
-def _final(P, x):
-    return ref.layer_norm(x, P["ln_f.weight"], P["ln_f.bias"]) @ P["wte"].T
-
-
-def _logits_no_ln_f(P, idx, n_head):
-    return _stream(P, idx, n_head) @ P["wte"].T
-
-
-def _logits_no_positions(P, idx, n_head):
-    return _final(P, _stream(P, idx, n_head, positions=False))
-
-
-def _logits_layer0(P, idx, n_head):
-    return _final(P, _stream(P, idx, n_head, same_layer=True))
-
-
-def _logits_skip_last(P, idx, n_head):
-    return _final(P, _stream(P, idx, n_head, skip_last=True))
+def _logits_piece(piece, name, rename=None, where=None, explanation=None, **flags):
+    """A piece's mistake inside the model: ln= flags switch every LayerNorm, ln_f= the
+    final one only, attn= and gelu_flags= every block's."""
+    fix = None
+    if where is None:
+        where = f"the {V.LABELS[piece.name]} of every block that your model computes"
+    elif "ln_f" in flags:
+        fix = "call layer_norm for it, with ln_f.weight and ln_f.bias, or fix the lines that compute it"
+    return V.inside(piece, name, "gpt_logits", _logits(**flags), rename=rename, where=where, fix=fix,
+                    explanation=explanation)
 
 
 register(Exercise(
@@ -213,18 +179,38 @@ register(Exercise(
         Mistake("final LayerNorm missing",
                 "Pre-LN blocks leave the stream un-normalised, so GPT-2 applies one more "
                 "LayerNorm (ln_f) after the last block, before the tied head.",
-                _logits_no_ln_f),
+                _logits(final_ln=False)),
         Mistake("position embedding missing",
                 "The stream starts as wte[idx] + wpe[:T] (your embed from lesson 01); without "
                 "the position rows the model cannot tell the order of the tokens.",
-                _logits_no_positions),
+                _logits(positions=False)),
         Mistake("every block given layer 0's parameters",
                 "Block i must read h.{i}.*: pass the loop's layer index to block, not 0.",
-                _logits_layer0),
+                _logits(same_layer=True)),
         Mistake("last block skipped",
                 "Run every block: layers 0 to n_layer - 1 (count the keys ending in "
                 "'.ln_1.weight'), range(n_layer) and not range(n_layer - 1).",
-                _logits_skip_last),
+                _logits(skip_last=True)),
+        _logits_piece(LAYER_NORM, "sample variance (ddof=1) instead of the population variance",
+                      where="every LayerNorm of your model (the blocks' and the final one)",
+                      ln={"ddof": 1}),
+        _logits_piece(LAYER_NORM, "sample variance (ddof=1) instead of the population variance",
+                      rename="final LayerNorm with the sample variance (ddof=1)",
+                      where="the final LayerNorm (ln_f) that your gpt_logits computes",
+                      ln_f={"ddof": 1}),
+        _logits_piece(LAYER_NORM, "epsilon added outside the square root",
+                      rename="final LayerNorm with epsilon outside the square root",
+                      where="the final LayerNorm (ln_f) that your gpt_logits computes",
+                      ln_f={"eps_inside": False}),
+        _logits_piece(ATTENTION, "no causal mask", attn={"mask": None}),
+        _logits_piece(ATTENTION, "scores scaled by sqrt(d) instead of sqrt(d_k)", attn={"scale": "d"}),
+        _logits_piece(ATTENTION, "head split by reshape without transpose",
+                      attn={"split_transpose": False, "merge_transpose": False}),
+        _logits_piece(ATTENTION, "heads merged by reshape without transpose", attn={"merge_transpose": False}),
+        _logits_piece(ATTENTION, SPLIT_ONLY, explanation=SPLIT_ONLY_EXPLANATION,
+                      attn={"split_transpose": False}),
+        _logits_piece(GELU, "exact GELU instead of the tanh approximation", gelu_flags={"form": "erf"},
+                      where="the GELU of every block's MLP that your model computes"),
     ],
     hints=(
         "The forward pass is the earlier lessons in order: the embeddings, every block, one "
