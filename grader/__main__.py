@@ -54,8 +54,10 @@ def cmd_grade(args) -> int:
             raise ValueError("--points must be a JSON object of exercise name -> points >= 0")
         limits = Limits(wall_s=args.timeout, submission_s=args.submission_timeout,
                         memory_bytes=args.memory_mb * 2**20)
+        lessons = [x.strip() for x in args.lessons.split(",") if x.strip()] if args.lessons else None
         subs = grade_batch([Path(p) for p in args.submissions], Path(args.out), limits,
-                           jobs=args.jobs, force=args.force, points=points)
+                           jobs=args.jobs, force=args.force, points=points, isolation=args.isolation,
+                           lessons=lessons, scoring=args.scoring, progress=Progress())
     except (InputError, ValueError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -64,6 +66,32 @@ def cmd_grade(args) -> int:
     for s in internal:
         print(f"grader failure for {s.name}: {s.problem}", file=sys.stderr)
     return 1 if internal else 0
+
+
+class Progress:
+    """A one-line progress bar on a terminal, a line per learner otherwise."""
+
+    def __init__(self, stream=None):
+        self.stream, self.done, self.total = stream or sys.stderr, 0, 0
+
+    def begin(self, total: int, done: int) -> None:
+        self.total, self.done = total, done
+        if done:
+            print(f"{done} of {total} already graded (use --force to regrade)", file=self.stream)
+
+    def __call__(self, sub, exercises) -> None:
+        from .report import num
+
+        self.done += 1
+        state = sub.problem or f"{num(sub.total)} / {num(exercises.max_total())}"
+        if self.stream.isatty():
+            bar = "#" * (30 * self.done // max(self.total, 1))
+            print(f"\r[{bar:<30}] {self.done}/{self.total} {sub.name[:30]:<30}", end="",
+                  file=self.stream, flush=True)
+            if self.done == self.total:
+                print(file=self.stream)
+        else:
+            print(f"[{self.done}/{self.total}] {sub.name}: {state}", file=self.stream, flush=True)
 
 
 def cmd_release(args) -> int:
@@ -97,6 +125,15 @@ def main(argv=None) -> int:
     p.add_argument("--submission-timeout", type=float, default=600.0,
                    help="seconds per learner, all exercises together (default 600)")
     p.add_argument("--memory-mb", type=int, default=3072, help="address-space cap per exercise (MiB)")
+    p.add_argument("--isolation", choices=("auto", "namespaces", "python"), default="auto",
+                   help="namespaces: each learner in its own user/mount/PID/network namespaces "
+                        "(bubblewrap); python: the Python-level guard only; auto (default): "
+                        "namespaces where the machine allows them")
+    p.add_argument("--lessons", help="the assignment, e.g. 01_embeddings,02_attention: every learner's "
+                                     "max_total is these lessons' points (default: the lessons found in the batch)")
+    p.add_argument("--scoring", choices=("per-case", "all-or-nothing"), default="per-case",
+                   help="per-case: partial credit per test (default); all-or-nothing: an exercise "
+                        "scores its points only when every test passes")
     p.set_defaults(func=cmd_grade)
     p = sub.add_parser("release", help="build the student bundle: lessons, exercises, public checks")
     p.add_argument("--out", required=True, help="folder to create")

@@ -11,7 +11,7 @@ import signal
 import threading
 
 from . import registry
-from .judge import Broken, NotAttempted, Raised, Verdict, call_answer, judge, reference_answers
+from .judge import Broken, NotAttempted, Raised, Verdict, call_answer, judge, mistake_answers_for, reference_answers
 
 MARK = {"passed": "PASSED", "not_attempted": "TODO", "failed": "FAILED",
         "broken": "FAILED", "missing": "MISSING"}
@@ -38,11 +38,7 @@ def evaluate(fn, hidden: bool = True) -> Verdict:
         return Verdict(str(name), "missing", 0, 0, 0.0, 0.0,
                        f"there is no exercise called {name!r}; keep the function's name as "
                        f"given (exercises: {known})")
-    cases = exercise.cases(hidden=hidden)
-    if exercise.stored is not None:  # student release: public cases, stored answers
-        expected, mistakes = exercise.stored["expected"], exercise.stored["mistakes"]
-    else:
-        expected, mistakes = reference_answers(exercise, cases), None
+    cases, expected, mistakes = course_answers(exercise, hidden)
     with reference_pieces(fn, exercise.uses):
         answers = run_cases(fn, cases)
     verdict = judge(exercise, cases, answers, expected, mistakes)
@@ -53,25 +49,43 @@ def evaluate(fn, hidden: bool = True) -> Verdict:
     return verdict
 
 
-CALL_SECONDS = 10.0
+_answers: dict[tuple[str, bool], tuple] = {}
 
 
-class CheckTimeout(TimeoutError):
-    pass
+def course_answers(exercise, hidden: bool) -> tuple[list, list, dict | None]:
+    """The cases, the reference's answers and each mistake's answers: they depend
+    only on the exercise, so they are computed once per kernel."""
+    if exercise.stored is not None:  # student release: public cases, stored answers
+        return exercise.cases(hidden=False), exercise.stored["expected"], exercise.stored["mistakes"]
+    key = (exercise.name, hidden)
+    if key not in _answers:
+        cases = exercise.cases(hidden=hidden)
+        _answers[key] = (cases, reference_answers(exercise, cases), mistake_answers_for(exercise, cases))
+    return _answers[key]
+
+
+CALL_SECONDS = 10.0  # for one check() of one function, all its tests together
+
+
+class CheckTimeout(BaseException):
+    """Not an Exception: learner code's `except Exception` must not swallow it."""
 
 
 def run_cases(fn, cases, seconds: float | None = None) -> list:
-    """Each call gets ``seconds``; after one runs out, the rest are skipped, so an
-    infinite loop costs the learner seconds, not a hung kernel."""
+    """All calls together get ``seconds``; when they run out, the test running is
+    stopped and the rest skipped, so an infinite loop costs seconds, not a hung kernel."""
     seconds = seconds or CALL_SECONDS
     answers = []
-    for case in cases:
-        if answers and isinstance(answers[-1], Raised) and answers[-1].type_name == "CheckTimeout":
-            answers.append(Broken("skipped after a test ran out of time"))
-            continue
+    try:
         with time_limit(seconds):
-            answers.append(call_answer(fn, case, _config_type()))
-    return answers
+            for case in cases:
+                answers.append(call_answer(fn, case, _config_type()))
+    except CheckTimeout:
+        where = "public example" if cases[len(answers)].public else "hidden test"
+        answers.append(Broken(f"check() stopped after {seconds:g} s in total, during {where} "
+                              f"{len(answers) + 1} (an infinite loop, or far too slow)"))
+    skipped = Broken("skipped: check() ran out of time on an earlier test")
+    return answers + [skipped] * (len(cases) - len(answers))
 
 
 @contextlib.contextmanager

@@ -1,19 +1,22 @@
-"""Batch grading: learners in; gradebook.csv, report.json and feedback.md out.
+"""Batch grading: learners in; gradebook.csv, report.json and feedback/ out.
 
-Each learner's finished result is saved under OUT/.state/ before the shared
-outputs are rewritten (atomically) from all saved results, so an interrupted
-batch loses nothing graded and a rerun grades only what is missing.
+The pipeline, in order:
+1. ``collect.collect`` turns the inputs (notebooks, folders, zips) into learners.
+2. The assignment: the lessons that count (``--lessons``, else every lesson
+   found in the batch), fixed before grading so every total has one maximum.
+3. Each learner not already saved gets one ``sandbox.LearnerSandbox``; each of
+   their notebooks is matched to its lesson, reduced to its definitions, and
+   each exercise of the lesson runs in a fresh child. The answers are judged
+   here (``judge.judge``) against reference answers computed once per batch.
+4. ``state.Batch.save`` stores the learner's result, then rebuilds the
+   gradebook, the report and the learner's feedback (``report``) from every
+   saved result.
 """
 from __future__ import annotations
 
-import csv
 import dataclasses
 import difflib
-import io
-import json
-import os
 import sys
-import tempfile
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -24,9 +27,10 @@ from . import notebook as nbk
 from . import registry
 from .collect import Learner, collect
 from .judge import Broken, Verdict, judge, mistake_answers_for, reference_answers
-from .sandbox import Limits, reference_spec, run_exercise
+from .sandbox import Limits, LearnerSandbox, Workspace, pieces_source, reference_functions, resolve_isolation
+from .state import Batch
 
-STATE_VERSION = 1
+SCORINGS = ("per-case", "all-or-nothing")
 
 
 @dataclass
@@ -38,6 +42,10 @@ class Submission:
     verdicts: list[Verdict] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     fingerprint: str = ""
+
+    @property
+    def internal_error(self) -> bool:
+        return bool(self.problem and self.problem.startswith("internal grader error"))
 
     @property
     def total(self) -> float:
@@ -54,20 +62,38 @@ class Submission:
 
 
 class Exercises:
-    """The batch's exercises (points possibly overridden) and their reference answers,
-    computed once per batch since they depend only on the exercise."""
+    """The batch's exercises (points possibly overridden), its assignment and scoring,
+    and the reference answers, computed once per batch since they depend only on
+    the exercise."""
 
-    def __init__(self, points: dict[str, float] | None = None):
+    def __init__(self, points: dict[str, float] | None = None, lessons: list[str] | None = None,
+                 scoring: str = "per-case"):
         points = points or {}
         unknown = sorted(set(points) - set(registry.load_all()))
         if unknown:
             raise ValueError(f"--points names unknown exercises: {', '.join(unknown)}")
+        if scoring not in SCORINGS:
+            raise ValueError(f"--scoring must be one of {', '.join(SCORINGS)}, got {scoring!r}")
+        known = registry.lessons()
+        wrong = [x for x in lessons or [] if x not in known]
+        if wrong:
+            raise ValueError(f"--lessons names unknown lessons: {', '.join(wrong)} "
+                             f"(lessons: {', '.join(known)})")
         self.by_lesson = {
             lesson: [dataclasses.replace(e, points=float(points.get(e.name, e.points)))
                      for e in registry.for_lesson(lesson)]
-            for lesson in registry.lessons()
+            for lesson in known
         }
-        self._cache, self._lock = {}, threading.Lock()
+        self.points, self.scoring = points, scoring
+        self.assignment: list[str] = sorted(set(lessons)) if lessons else []
+        self._cache, self._pieces, self._lock = {}, {}, threading.Lock()
+
+    def max_total(self) -> float:
+        return sum(e.points for lesson in self.assignment for e in self.by_lesson[lesson])
+
+    def settings(self) -> dict:
+        """What a saved result was graded under; a rerun under other settings regrades."""
+        return {"lessons": self.assignment, "scoring": self.scoring, "points": self.points}
 
     def answers(self, exercise):
         with self._lock:
@@ -76,6 +102,13 @@ class Exercises:
                 self._cache[exercise.name] = (cases, reference_answers(exercise, cases),
                                               mistake_answers_for(exercise, cases))
             return self._cache[exercise.name]
+
+    def pieces(self, exercise) -> list[dict]:
+        """The reference pieces the exercise uses, as source for the child."""
+        with self._lock:
+            if exercise.name not in self._pieces:
+                self._pieces[exercise.name] = pieces_source(reference_functions(exercise, registry))
+            return self._pieces[exercise.name]
 
 
 # ------------------------------------------------------------------ one learner
@@ -93,13 +126,13 @@ def guess_lesson(nb, path: Path) -> str | None:
     return best if best and scores[best] else None
 
 
-def grade_learner(learner: Learner, exercises: Exercises, limits: Limits) -> Submission:
+def grade_learner(learner: Learner, exercises: Exercises, box: LearnerSandbox) -> Submission:
     sub = Submission(learner.name, [str(p) for p in learner.notebooks], fingerprint=learner.fingerprint())
     sub.notes += learner.problems
-    deadline = time.monotonic() + limits.submission_s
+    deadline = time.monotonic() + box.ws.limits.submission_s
     best: dict[str, list[Verdict]] = {}
     for path in learner.notebooks:
-        lesson, verdicts = grade_notebook(path, exercises, limits, deadline, sub.notes)
+        lesson, verdicts = grade_notebook(path, exercises, box, deadline, sub.notes)
         if lesson is None:
             continue
         if lesson in best:
@@ -114,7 +147,7 @@ def grade_learner(learner: Learner, exercises: Exercises, limits: Limits) -> Sub
     return sub
 
 
-def grade_notebook(path: Path, exercises: Exercises, limits: Limits, deadline: float,
+def grade_notebook(path: Path, exercises: Exercises, box: LearnerSandbox, deadline: float,
                    notes: list[str]) -> tuple[str | None, list[Verdict]]:
     try:
         nb = nbk.read(path)
@@ -128,18 +161,22 @@ def grade_notebook(path: Path, exercises: Exercises, limits: Limits, deadline: f
     if lesson is None:
         notes.append(f"{path.name}: no exercise of any lesson was found in it")
         return None, []
+    if lesson not in exercises.assignment:
+        notes.append(f"{path.name}: lesson {lesson} is not part of this assignment "
+                     f"({', '.join(exercises.assignment)}); not graded")
+        return None, []
     cells = nbk.graded_cells(nb)
     verdicts = []
     for exercise in exercises.by_lesson[lesson]:
         if time.monotonic() > deadline:
-            why = f"not graded: the submission used up its time limit ({limits.submission_s:g} s)"
+            why = f"not graded: the submission used up its time limit ({box.ws.limits.submission_s:g} s)"
             verdicts.append(_unanswered(exercise, exercises, "broken", why + " on earlier exercises"))
             continue
-        verdicts.append(grade_exercise(exercise, cells, exercises, limits, notes))
+        verdicts.append(grade_exercise(exercise, cells, exercises, box, notes))
     return lesson, verdicts
 
 
-def grade_exercise(exercise, cells, exercises: Exercises, limits: Limits, notes: list) -> Verdict:
+def grade_exercise(exercise, cells, exercises: Exercises, box: LearnerSandbox, notes: list) -> Verdict:
     cases, expected, mistakes = exercises.answers(exercise)
     defining = [c for c in cells if exercise.name in c.defines]
     if not defining:
@@ -148,8 +185,8 @@ def grade_exercise(exercise, cells, exercises: Exercises, limits: Limits, notes:
         return _unanswered(exercise, exercises, "broken", f"the cell defining `{exercise.name}` cannot run: "
                            f"{defining[-1].error}")
     runnable = [c for c in cells if not c.error]
-    run = run_exercise(runnable, exercise.name, cases, reference_spec(exercise, registry), limits,
-                       needs_config=any(_has_config(c.args) for c in cases))
+    run = box.run(runnable, exercise.name, box.ws.cases(exercise.name, cases), len(cases),
+                  exercises.pieces(exercise), box.ws.limits)
     for r in dict.fromkeys(run.refused):
         notes.append(f"`{exercise.name}`: refused {r}")
     if not run.found:
@@ -157,7 +194,10 @@ def grade_exercise(exercise, cells, exercises: Exercises, limits: Limits, notes:
         return _unanswered(exercise, exercises, "broken", f"`{exercise.name}` could not be defined: {why}")
     missing = Broken(run.problem or "no answer came back")
     answers = run.answers + [missing] * (len(cases) - len(run.answers))
-    return judge(exercise, cases, answers, expected, mistakes)
+    verdict = judge(exercise, cases, answers, expected, mistakes)
+    if exercises.scoring == "all-or-nothing" and verdict.status != "passed":
+        verdict.points = 0.0
+    return verdict
 
 
 def _missing_message(name: str, cells) -> str:
@@ -165,10 +205,6 @@ def _missing_message(name: str, cells) -> str:
     close = difflib.get_close_matches(name, defined, n=1, cutoff=0.6)
     hint = f" The notebook defines `{close[0]}`: was it renamed?" if close else ""
     return f"no function named `{name}` was found.{hint} Keep the name given in the exercise."
-
-
-def _has_config(args: dict) -> bool:
-    return any(type(v).__name__ == "GPTConfig" for v in args.values())
 
 
 def _cell_error_text(errors: list[dict]) -> str:
@@ -184,150 +220,60 @@ def _unanswered(exercise, exercises: Exercises, status: str, message: str) -> Ve
     return Verdict(exercise.name, status, 0, len(cases), 0.0, exercise.points, message)
 
 
-# ------------------------------------------------------------------ outputs
-def columns(subs: list[Submission], exercises: Exercises) -> list[tuple[str, float]]:
-    lessons = sorted({lesson for s in subs for lesson in s.lessons})
-    return [(e.name, e.points) for lesson in lessons for e in exercises.by_lesson[lesson]]
-
-
-def gradebook_csv(subs: list[Submission], exercises: Exercises) -> str:
-    cols = columns(subs, exercises)
-    max_total = sum(p for _, p in cols)
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["submission", *[c for c, _ in cols], "total", "max_total", "problem"])
-    for s in sorted(subs, key=lambda s: s.name):
-        points = {v.exercise: v.points for v in s.verdicts}
-        w.writerow([s.name, *[_num(points.get(c, 0.0)) for c, _ in cols], _num(s.total),
-                    _num(max_total), s.problem or ""])
-    return buf.getvalue()
-
-
-def _num(x: float) -> str:
-    return f"{round(x, 2):g}"
-
-
-def feedback_md(s: Submission, exercises: Exercises, batch_lessons=()) -> str:
-    """The learner's letter. ``batch_lessons``: lessons others submitted, so a
-    missing notebook is named rather than silently scored 0."""
-    lines = [f"# Feedback for {s.name}", ""]
-    if s.problem:
-        lines += [f"**Nothing could be graded:** {s.problem}", ""]
-    missing = [x for x in batch_lessons if x not in s.lessons]
-    lessons = sorted(set(s.lessons) | set(missing))
-    max_total = sum(e.points for x in lessons for e in exercises.by_lesson[x])
-    if lessons:
-        lines += [f"Lessons {', '.join(f'`{x}`' for x in lessons)}: "
-                  f"**{_num(s.total)} / {_num(max_total)}** points.", ""]
-    for lesson in missing:
-        lines += [f"**No notebook for lesson `{lesson}` was found** in this submission: its "
-                  f"exercises score 0.", ""]
-    for v in s.verdicts:
-        lines += [f"## `{v.exercise}`: {_num(v.points)} / {_num(v.max_points)} "
-                  f"({v.status.replace('_', ' ')})", "", v.message.replace("\n  ", "\n\n"), ""]
-    if s.notes and not s.problem:
-        lines += ["## Notes", ""] + [f"- {n}" for n in s.notes] + [""]
-    return "\n".join(lines)
-
-
-def write_atomic(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        f.write(text)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
-
-
-class Batch:
-    """OUT/.state/<learner>.json per finished learner; shared files rebuilt from them."""
-
-    def __init__(self, out: Path, exercises: Exercises):
-        self.out, self.exercises = out, exercises
-        self.state = out / ".state"
-        self.lock = threading.Lock()
-
-    def saved(self, learner: Learner) -> Submission | None:
-        path = self.state / f"{learner.name}.json"
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return None
-        if data.get("version") != STATE_VERSION or data.get("fingerprint") != learner.fingerprint():
-            return None
-        return Submission.from_dict(data["submission"])
-
-    def save(self, sub: Submission, learners: list[Learner]) -> None:
-        with self.lock:
-            write_atomic(self.state / f"{sub.name}.json", json.dumps(
-                {"version": STATE_VERSION, "fingerprint": sub.fingerprint, "submission": sub.to_dict()}))
-            write_atomic(self.out / "feedback" / sub.name / "feedback.md",
-                         feedback_md(sub, self.exercises))
-            self.rebuild(learners)
-
-    def final_feedback(self, subs: list[Submission]) -> None:
-        """Once every learner is graded, name the lessons each one did not submit."""
-        lessons = sorted({x for s in subs for x in s.lessons})
-        for s in subs:
-            if set(lessons) - set(s.lessons):
-                write_atomic(self.out / "feedback" / s.name / "feedback.md",
-                             feedback_md(s, self.exercises, lessons))
-
-    def rebuild(self, learners: list[Learner]) -> list[Submission]:
-        subs = [s for s in (self.saved(x) for x in learners) if s is not None]
-        report = {"submissions": [s.to_dict() for s in sorted(subs, key=lambda s: s.name)],
-                  "complete": len(subs) == len(learners)}
-        write_atomic(self.out / "report.json", json.dumps(report, indent=1))
-        write_atomic(self.out / "gradebook.csv", gradebook_csv(subs, self.exercises))
-        return subs
+def lessons_in(learners: list[Learner]) -> list[str]:
+    """The lessons of every readable notebook in the batch: the default assignment."""
+    found = set()
+    for learner in learners:
+        for path in learner.notebooks:
+            try:
+                lesson = guess_lesson(nbk.read(path), path)
+            except (nbk.NotebookError, OSError, RecursionError):
+                continue
+            if lesson:
+                found.add(lesson)
+    return sorted(found)
 
 
 def grade_batch(paths: list[Path], out: Path, limits: Limits | None = None, jobs: int = 1,
-                force: bool = False, points: dict | None = None, progress=None) -> list[Submission]:
+                force: bool = False, points: dict | None = None, progress=None,
+                isolation: str = "auto", lessons: list[str] | None = None,
+                scoring: str = "per-case") -> list[Submission]:
+    mode, warning = resolve_isolation(isolation)
+    exercises = Exercises(points, lessons, scoring)
+    if warning:
+        print(warning, file=sys.stderr)
     out.mkdir(parents=True, exist_ok=True)
-    limits = dataclasses.replace(limits or Limits(), private=(str(out.resolve()),))
-    exercises = Exercises(points)
     learners = collect(paths, out / ".unpacked")
-    batch = Batch(out, exercises)
-    todo = [x for x in learners if force or batch.saved(x) is None]
-    report = progress or Progress(len(learners), len(learners) - len(todo))
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        futures = {pool.submit(_grade_safely, x, exercises, limits): x for x in todo}
-        for future in as_completed(futures):
-            sub = future.result()
-            batch.save(sub, learners)
-            report(sub)
-    subs = batch.rebuild(learners)
-    batch.final_feedback(subs)
-    return subs
-
-
-def _grade_safely(learner: Learner, exercises: Exercises, limits: Limits) -> Submission:
+    if not exercises.assignment:
+        exercises.assignment = lessons_in(learners)
+    batch = Batch(out, exercises, Submission)
+    todo = [x for x in learners if force or _needs_grading(batch.saved(x))]
+    report = progress or (lambda sub, exercises: None)
+    if hasattr(report, "begin"):
+        report.begin(len(learners), len(learners) - len(todo))
+    workspace = Workspace(limits or Limits(), mode)
     try:
-        return grade_learner(learner, exercises, limits)
+        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+            futures = {pool.submit(_grade_safely, x, exercises, workspace): x for x in todo}
+            for future in as_completed(futures):
+                sub = future.result()
+                batch.save(sub, learners)
+                report(sub, exercises)
+    finally:
+        workspace.close()
+    return batch.rebuild(learners)
+
+
+def _needs_grading(saved) -> bool:
+    """Not saved yet, or saved with a grader failure (retried on every rerun)."""
+    return saved is None or saved.internal_error
+
+
+def _grade_safely(learner: Learner, exercises: Exercises, workspace: Workspace) -> Submission:
+    try:
+        with workspace.learner() as box:
+            return grade_learner(learner, exercises, box)
     except Exception as exc:  # a grader bug costs one learner's row, not the batch
         return Submission(learner.name, [str(p) for p in learner.notebooks],
                           problem=f"internal grader error ({type(exc).__name__}: {exc}); "
-                                  "please report it", fingerprint="error")
-
-
-class Progress:
-    """A one-line progress bar on a terminal, a line per learner otherwise."""
-
-    def __init__(self, total: int, done: int, stream=None):
-        self.total, self.done, self.stream = total, done, stream or sys.stderr
-        if done:
-            print(f"{done} of {total} already graded (use --force to regrade)", file=self.stream)
-
-    def __call__(self, sub: Submission) -> None:
-        self.done += 1
-        state = sub.problem or f"{_num(sub.total)} / {_num(sum(v.max_points for v in sub.verdicts))}"
-        if self.stream.isatty():
-            bar = "#" * (30 * self.done // max(self.total, 1))
-            print(f"\r[{bar:<30}] {self.done}/{self.total} {sub.name[:30]:<30}", end="",
-                  file=self.stream, flush=True)
-            if self.done == self.total:
-                print(file=self.stream)
-        else:
-            print(f"[{self.done}/{self.total}] {sub.name}: {state}", file=self.stream, flush=True)
+                                  "please report it", fingerprint=learner.fingerprint())

@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import ast
 import json
+import os
 import re
+import stat
 from dataclasses import dataclass, field
 
 import nbformat
@@ -20,43 +22,121 @@ class NotebookError(ValueError):
     """The file is not a notebook the grader can read; the message says why."""
 
 
+# A learner's notebook is a stranger's file: bounded in size, and every part the
+# grader reads is checked for its type before use, so a hand-edited file is a
+# NotebookError (a learner problem) and never a crash of the batch.
+MAX_NOTEBOOK_BYTES = 20 * 2**20
+_KINDS = {bool: "true/false", int: "a number", float: "a number", str: "text", list: "a list",
+          dict: "an object", type(None): "null"}  # bool before int: True is an int too
+
+
+def read_bytes(path, limit: int = MAX_NOTEBOOK_BYTES) -> bytes:
+    """At most ``limit`` bytes of a regular file; NotebookError if it is larger or not a file.
+    O_NONBLOCK: a FIFO planted as a notebook must not hang the grader."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    with os.fdopen(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise NotebookError("it is not a regular file")
+        data = f.read(limit + 1)
+    if len(data) > limit:
+        raise NotebookError(f"the file is larger than {limit // 2**20} MB: a notebook of exercises "
+                            "is far smaller (clear the outputs, save it, and submit it again)")
+    return data
+
+
 def read(path) -> nbformat.NotebookNode:
+    raw = _parse(read_bytes(path))
+    if not isinstance(raw, dict) or "cells" not in raw and "worksheets" not in raw:
+        raise NotebookError("the JSON is not a Jupyter notebook (no 'cells')")
+    major = raw.get("nbformat")
+    if not isinstance(major, int) or major < 3:
+        raise NotebookError(f"notebook format {_short(major)} is too old to read: open it in a current "
+                            "Jupyter, save it, and submit it again")
     try:
-        with open(path, encoding="utf-8") as f:
-            raw = json.load(f)
+        if major == 3:  # converted losslessly by nbformat
+            nb = nbformat.reads(json.dumps(raw), as_version=4)
+        else:
+            nb = nbformat.from_dict(raw)
+    except RecursionError:
+        raise NotebookError("the notebook is nested too deeply to read") from None
+    except Exception as exc:
+        what = "convert this format-3 notebook" if major == 3 else "read the notebook"
+        raise NotebookError(f"could not {what} ({_short(exc)})") from None
+    check_shape(nb)
+    return nb
+
+
+def _parse(data: bytes):
+    try:
+        return json.loads(data.decode("utf-8"))
     except UnicodeDecodeError:
         raise NotebookError("the file is not UTF-8 text; is it really a .ipynb notebook?") from None
     except json.JSONDecodeError as exc:
         raise NotebookError(f"the file is not valid JSON (line {exc.lineno}): it was probably "
                             "truncated or edited outside Jupyter") from None
-    if not isinstance(raw, dict) or "cells" not in raw and "worksheets" not in raw:
-        raise NotebookError("the JSON is not a Jupyter notebook (no 'cells')")
-    major = raw.get("nbformat")
-    if not isinstance(major, int) or major < 3:
-        raise NotebookError(f"notebook format {major!r} is too old to read: open it in a current "
-                            "Jupyter, save it, and submit it again")
-    if major == 3:  # converted losslessly by nbformat
-        try:
-            return nbformat.reads(json.dumps(raw), as_version=4)
-        except Exception as exc:
-            raise NotebookError(f"could not convert this format-3 notebook ({exc})") from None
+    except RecursionError:
+        raise NotebookError("the JSON is nested too deeply to be a notebook") from None
+    except ValueError:  # e.g. a number with thousands of digits
+        raise NotebookError("the JSON holds values no notebook has (e.g. a huge number)") from None
+
+
+def _short(x, limit: int = 60) -> str:
+    """A bounded description of a value taken from the file (it reaches feedback)."""
     try:
-        return nbformat.from_dict(raw)
-    except Exception as exc:
-        raise NotebookError(f"malformed notebook: {exc}") from None
+        text = str(x) if isinstance(x, BaseException) else repr(x)
+    except Exception:  # e.g. an int too long to print
+        text = f"a {type(x).__name__}"
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def _expect(value, kind, what: str):
+    """``value`` if it has the type nbformat 4 gives it, else a NotebookError naming the part."""
+    if isinstance(value, kind):
+        return value
+    got = next((w for t, w in _KINDS.items() if isinstance(value, t)), "something else")
+    raise NotebookError(f"{what} is {got}, expected {_KINDS.get(kind, kind.__name__)}")
+
+
+def check_shape(nb) -> None:
+    """Every part the grader reads has its nbformat 4 type (NotebookError otherwise)."""
+    where = "the notebook"
+    try:
+        lesson_of(nb)
+        for i, cell in enumerate(cells(nb)):
+            where = f"cell {i + 1}"
+            tags(cell)
+            cell_source(cell)
+            _expect(cell.get("cell_type", "code"), str, "a cell's cell_type")
+    except NotebookError as exc:
+        raise NotebookError(f"malformed notebook ({where}): {exc}; was the file edited "
+                            "outside Jupyter?") from None
+
+
+def cells(nb) -> list:
+    found = _expect(_expect(nb, dict, "the notebook").get("cells", []), list, "'cells'")
+    return [_expect(c, dict, f"cell {i + 1}") for i, c in enumerate(found)]
+
+
+def _metadata(node, what: str) -> dict:
+    return _expect(_expect(node, dict, what).get("metadata", {}), dict, f"the metadata of {what}")
 
 
 def lesson_of(nb) -> str | None:
-    return nb.get("metadata", {}).get(META_KEY, {}).get("lesson")
+    course = _expect(_metadata(nb, "the notebook").get(META_KEY, {}), dict, f"metadata.{META_KEY}")
+    lesson = course.get("lesson")
+    return None if lesson is None else _expect(lesson, str, f"metadata.{META_KEY}.lesson")
 
 
 def tags(cell) -> list[str]:
-    return list(cell.get("metadata", {}).get("tags", []))
+    found = _expect(_metadata(cell, "a cell").get("tags", []), list, "a cell's tags")
+    return [_expect(t, str, "a cell's tag") for t in found]
 
 
 def cell_source(cell) -> str:
-    src = cell.get("source", "")
-    return "".join(src) if isinstance(src, list) else str(src)
+    src = _expect(cell, dict, "a cell").get("source", "")
+    if isinstance(src, list):
+        return "".join(_expect(s, str, "a line of a cell's source") for s in src)
+    return _expect(src, str, "a cell's source")
 
 
 @dataclass
@@ -78,16 +158,19 @@ def strip_magics(source: str) -> str:
 def graded_cells(nb) -> list[GradedCell]:
     """Definitions only: imports, functions, classes and constants, never plots or training."""
     out = []
-    for index, cell in enumerate(nb.get("cells", [])):
+    for index, cell in enumerate(cells(nb)):
         if cell.get("cell_type") != "code":
             continue
         source = strip_magics(cell_source(cell))
         try:
             tree = ast.parse(source)
         except SyntaxError as exc:
-            names = _DEF.findall(source)
-            out.append(GradedCell(index, "", names,
+            out.append(GradedCell(index, "", _DEF.findall(source),
                                   f"SyntaxError in cell {index + 1}, line {exc.lineno}: {exc.msg}"))
+            continue
+        except (RecursionError, MemoryError, ValueError):  # nesting the parser cannot hold
+            out.append(GradedCell(index, "", _DEF.findall(source),
+                                  f"cell {index + 1} is nested too deeply for Python to parse"))
             continue
         kept = [n for n in tree.body if isinstance(n, _KEEP) and not _imports_grader(n)]
         defs = [n.name for n in kept if isinstance(n, ast.FunctionDef)]
@@ -130,7 +213,7 @@ def checked_names(source: str) -> list[str]:
     """Function names passed to check(...) in a cell."""
     try:
         tree = ast.parse(strip_magics(source))
-    except SyntaxError:
+    except (SyntaxError, RecursionError, MemoryError, ValueError):
         return []
     return [arg.id for node in ast.walk(tree)
             if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "check"

@@ -72,7 +72,7 @@ def _answer(tree, load):
 
 
 def _load():
-    load = wire.npy_loader(str(DATA))
+    load = wire.folder_loader(str(DATA))
     for entry in json.loads((DATA / "index.json").read_text()):
         cases = [Case(wire.decode(c["args"], load, GPTConfig), True, c["raises"], tuple(c["mention"]),
                       c["about"]) for c in entry["cases"]]
@@ -218,6 +218,7 @@ def build_release(out: Path, force: bool = False) -> Path:
     enc = wire.Encoder(str(student / "lessons" / "data"), "p")
     entries = [exercise_entry(e, enc) for e in registry.load_all().values()]
     (student / "lessons" / "data" / "index.json").write_text(json.dumps(entries, indent=1))
+    enc.close()
     (out / "README.md").write_text(STUDENT_README)
     (out / "pyproject.toml").write_text(student_pyproject())
     return out

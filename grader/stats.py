@@ -42,11 +42,30 @@ def tensor_stats(t) -> dict:
                     "fingerprint": (head / norm).tolist() if norm and head.size == FINGERPRINT else None}
 
 
+_recent: dict[int, tuple[dict, Summary]] = {}  # id -> (the dict, kept alive so ids stay unique)
+RECENT = 16
+
+
 def summarize(params) -> Summary | object:
-    """A dict of tensors becomes a Summary; anything else is returned unchanged."""
+    """A dict of tensors becomes a Summary; anything else is returned unchanged.
+    A learner's answer is judged against the reference and then every mistake, so
+    the last few summaries are remembered (the reference's and the mistakes' answers
+    are summarised once, where they are cached: see ``summaries``)."""
     if isinstance(params, Summary) or not isinstance(params, dict):
         return params
-    return Summary({k: tensor_stats(v) for k, v in params.items()})
+    hit = _recent.get(id(params))
+    if hit is not None and hit[0] is params:
+        return hit[1]
+    summary = Summary({k: tensor_stats(v) for k, v in params.items()})
+    if len(_recent) >= RECENT:
+        _recent.pop(next(iter(_recent)))
+    _recent[id(params)] = (params, summary)
+    return summary
+
+
+def summaries(answers: list) -> list:
+    """Answers as the judge needs them: dicts of tensors become Summaries."""
+    return [summarize(a) for a in answers]
 
 
 def init_judge(answer, case, expected, tol: float) -> str | None:
@@ -123,14 +142,15 @@ def _compare_random(key: str, a: dict, e: dict) -> str | None:
 
 
 def _repeated_draws(summary: Summary, keys) -> tuple[str, str] | None:
-    """Two tensors that start with the same numbers (one generator re-seeded per tensor)."""
-    seen = []
+    """Two tensors that start with the same numbers (one generator re-seeded per tensor).
+    Fingerprints are scale-free, so equal streams give equal fingerprints up to rounding."""
+    seen: dict[tuple, str] = {}
     for k in keys:
         f = summary[k].get("fingerprint")
         if f is None:
             continue
-        for other, g in seen:
-            if np.allclose(f, g, rtol=0.0, atol=1e-9):
-                return other, k
-        seen.append((k, f))
+        key = tuple(round(x, 9) for x in f)
+        if key in seen:
+            return seen[key], k
+        seen[key] = k
     return None

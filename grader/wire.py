@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import math
 import os
+import stat
 from dataclasses import dataclass
 
 import numpy as np
 
 MAX_DEPTH = 8
 MAX_ITEMS = 10_000
+MAX_BLOB_BYTES = 512 * 2**20   # all arrays of one answer file together
 
 
 @dataclass(frozen=True)
@@ -33,12 +35,14 @@ def is_plain_array(x) -> bool:
 
 
 class Encoder:
-    """Writes arrays as .npy files in ``folder`` and returns a JSON-able tree."""
+    """Returns a JSON-able tree; arrays go to one append-only file ``folder/prefix.bin``
+    (one write per array, one read for all of them) or, with no folder, stay in memory."""
 
     def __init__(self, folder: str | None, prefix: str = "a"):
         # folder None keeps arrays in memory (check() in the learner's own kernel)
         self.folder, self.prefix, self.count = folder, prefix, 0
         self.memory: dict[str, np.ndarray] = {}
+        self.blob_name, self.offset, self._file = f"{prefix}.bin", 0, None
 
     def __call__(self, value, depth: int = 0):
         if depth > MAX_DEPTH:
@@ -66,16 +70,27 @@ class Encoder:
         return {"unsupported": _type_name(value), "reason": "not a NumPy array or plain Python value"}
 
     def _array(self, value: np.ndarray):
-        if value.dtype.kind not in "biufc":
+        if value.dtype.kind not in "biufc" or value.dtype.byteorder == ">" or value.dtype.itemsize > 16:
             return {"unsupported": f"ndarray[{value.dtype}]", "reason": "array dtype is not numeric"}
         self.count += 1
-        name = f"{self.prefix}{self.count}.npy"
         if self.folder is None:
+            name = f"{self.prefix}{self.count}"
             self.memory[name] = np.array(value, copy=True)
-        else:
-            # np.require keeps 0-d arrays 0-d (ascontiguousarray would make them (1,))
-            np.save(os.path.join(self.folder, name), np.require(value, requirements='C'), allow_pickle=False)
-        return {"npy": name}
+            return {"npy": name}
+        if self._file is None:
+            self._file = open(os.path.join(self.folder, self.blob_name), "ab")
+            self.offset = self._file.tell()
+        data = np.ascontiguousarray(value).tobytes()
+        self._file.write(data)
+        self._file.flush()
+        spec = [self.blob_name, self.offset, value.dtype.str, list(value.shape)]
+        self.offset += len(data)
+        return {"bin": spec}
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
 
 
 def _float_text(x: float) -> str:
@@ -101,8 +116,8 @@ def decode(tree, load, make_config=None, depth: int = 0):
         return int(str(tree["int"])[:5000])
     if "float" in tree:
         return float(str(tree["float"]))
-    if "npy" in tree:
-        arr = load(tree["npy"])
+    if "npy" in tree or "bin" in tree:
+        arr = load(tree.get("npy", tree.get("bin")))
         if isinstance(arr, Unsupported) or not tree.get("scalar"):
             return arr
         return arr[()]
@@ -119,8 +134,61 @@ def decode(tree, load, make_config=None, depth: int = 0):
     return Unsupported("?", "malformed answer")
 
 
-def npy_loader(folder: str):
-    return lambda name: load_npy(folder, name)
+def folder_loader(folder: str):
+    """``load(ref)`` for trees written by an Encoder into ``folder``: ``ref`` is a
+    [file, offset, dtype, shape] spec into a .bin file, or an .npy file name.
+    Every part of a ref is checked: it comes from untrusted output."""
+    blobs: dict[str, bytes | Unsupported] = {}
+
+    def load(ref):
+        if type(ref) is str:
+            return load_npy(folder, ref)
+        return _from_blob(folder, ref, blobs)
+
+    return load
+
+
+def _from_blob(folder: str, ref, blobs: dict) -> np.ndarray | Unsupported:
+    bad = Unsupported("?", "malformed array reference")
+    if type(ref) is not list or len(ref) != 4:
+        return bad
+    name, offset, dtype, shape = ref
+    if type(name) is not str or not name.endswith(".bin") or os.sep in name or name.startswith("."):
+        return bad
+    if type(offset) is not int or offset < 0 or type(dtype) is not str or len(dtype) > 8:
+        return bad
+    if type(shape) is not list or len(shape) > 32 or not all(type(n) is int and 0 <= n for n in shape):
+        return bad
+    try:
+        dt = np.dtype(dtype)
+    except (TypeError, ValueError):
+        return bad
+    if dt.kind not in "biufc" or dt.itemsize > 16 or dt.hasobject:
+        return Unsupported(f"ndarray[{dtype}]", "array dtype is not numeric")
+    count = math.prod(shape)
+    if name not in blobs:
+        blobs[name] = _read_blob(os.path.join(folder, name))
+    blob = blobs[name]
+    if isinstance(blob, Unsupported):
+        return blob
+    if offset + count * dt.itemsize > len(blob):
+        return bad
+    return np.frombuffer(blob, dtype=dt, count=count, offset=offset).reshape(shape).copy()
+
+
+def _read_blob(path: str) -> bytes | Unsupported:
+    """A regular file of bounded size, never through a link or a FIFO."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError as exc:
+        return Unsupported("ndarray", f"unreadable arrays ({type(exc).__name__})")
+    with os.fdopen(fd, "rb") as f:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            return Unsupported("ndarray", "the arrays are not in a regular file")
+        if info.st_size > MAX_BLOB_BYTES:
+            return Unsupported("ndarray", "the answers were too large to read")
+        return f.read(MAX_BLOB_BYTES)
 
 
 def load_npy(folder: str, name) -> np.ndarray | Unsupported:
@@ -133,6 +201,22 @@ def load_npy(folder: str, name) -> np.ndarray | Unsupported:
     if not is_plain_array(arr):
         return Unsupported(f"ndarray[{arr.dtype}]", "array dtype is not numeric")
     return arr
+
+
+def same_value(a, b) -> bool:
+    """Is ``a`` exactly ``b`` (arrays by shape, dtype and values, NaN equal to NaN)?
+    Used to tell whether learner code changed an argument it was given."""
+    if type(a) is np.ndarray or type(b) is np.ndarray:
+        return type(a) is type(b) and a.shape == b.shape and a.dtype == b.dtype \
+            and bool(np.array_equal(a, b, equal_nan=a.dtype.kind in "fc"))
+    if type(a) is dict:
+        return type(b) is dict and a.keys() == b.keys() and all(same_value(a[k], b[k]) for k in a)
+    if type(a) in (list, tuple):
+        return type(b) is type(a) and len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b))
+    try:
+        return bool(a == b)
+    except Exception:
+        return False
 
 
 def sanitise(value, make_config=None):

@@ -146,3 +146,69 @@ def test_submission_time_limit_stops_later_exercises(tmp_path):
     (row,) = rows(out)
     assert (row["embed"], row["one_hot_embed"]) == ("1", "0")
     assert "used up its time limit (0.1 s)" in (out / "feedback" / "slow" / "feedback.md").read_text()
+
+
+def _class_of_ann_and_bob(tmp_path):
+    klass = tmp_path / "class"
+    (klass / "ann").mkdir(parents=True)
+    for name in ("01_embeddings", "02_attention"):
+        (klass / "ann" / f"{name}.ipynb").write_bytes((ROOT / "solutions" / f"{name}_exercises.ipynb").read_bytes())
+    write_learner(klass / "bob", [embed_doing("return wte[idx] + wpe[idx]"), GOOD_ONE_HOT])
+    return klass
+
+
+def test_lessons_option_fixes_the_assignment_for_everyone(tmp_path):
+    klass = _class_of_ann_and_bob(tmp_path)
+    out = tmp_path / "out"
+    proc = subprocess.run(GRADE + [str(klass), "--out", str(out), "--lessons", "01_embeddings,03_mlp_block"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    got = {r["submission"]: (r["total"], r["max_total"]) for r in rows(out)}
+    assert got == {"ann": ("2", "5"), "bob": ("1", "5")}  # 03 has 3 exercises, nobody sent it
+    assert list(rows(out)[0])[1:-3] == ["embed", "one_hot_embed", "gelu_tanh", "mlp", "block"]
+    ann = (out / "feedback" / "ann" / "feedback.md").read_text()
+    assert "**2 / 5** points" in ann and "No notebook for lesson `03_mlp_block`" in ann
+    assert "lesson 02_attention is not part of this assignment" in ann
+    assert "ann: 2 / 5" in proc.stderr and "bob: 1 / 5" in proc.stderr  # the console agrees
+    report = json.loads((out / "report.json").read_text())
+    assert report["max_total"] == 5 and report["assignment"] == ["01_embeddings", "03_mlp_block"]
+    bad = subprocess.run(GRADE + [str(klass), "--out", str(out), "--lessons", "99_nope"],
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and "unknown lessons: 99_nope" in bad.stderr
+
+
+def test_all_or_nothing_scoring(tmp_path):
+    klass = _class_of_ann_and_bob(tmp_path)
+    partial = embed_doing("T = idx.shape[-1]\nreturn wte[idx] + wpe[:T]")  # no block-size check
+    write_learner(klass / "cat", [partial, GOOD_ONE_HOT])
+    per_case, strict = tmp_path / "per", tmp_path / "strict"
+    subprocess.run(GRADE + [str(klass), "--out", str(per_case)], check=True, capture_output=True)
+    subprocess.run(GRADE + [str(klass), "--out", str(strict), "--scoring", "all-or-nothing"],
+                   check=True, capture_output=True)
+    cat = {r["submission"]: r for r in rows(per_case)}["cat"]
+    assert 0 < float(cat["embed"]) < 1
+    assert {r["submission"]: r for r in rows(strict)}["cat"]["embed"] == "0"
+    assert {r["submission"]: r for r in rows(strict)}["ann"]["total"] == "4"
+
+
+def test_a_grader_failure_keeps_the_row_and_is_retried(tmp_path, monkeypatch):
+    from pathlib import Path
+
+    from grader import grade
+
+    klass = _class_of_ann_and_bob(tmp_path)
+    out = tmp_path / "out"
+    real = grade.grade_learner
+
+    def flaky(learner, exercises, box):
+        if learner.name == "bob":
+            raise RuntimeError("simulated grader bug")
+        return real(learner, exercises, box)
+
+    monkeypatch.setattr(grade, "grade_learner", flaky)
+    grade.grade_batch([Path(klass)], out)
+    bob = {r["submission"]: r for r in rows(out)}["bob"]
+    assert bob["problem"].startswith("internal grader error (RuntimeError: simulated grader bug)")
+    monkeypatch.setattr(grade, "grade_learner", real)
+    grade.grade_batch([Path(klass)], out)
+    assert {r["submission"]: r for r in rows(out)}["bob"]["problem"] == ""

@@ -62,7 +62,7 @@ HOSTILE = {
     # {OUT} is the batch's output folder, where finished learners' results are saved
     "tamper_results": (embed_doing("import os\nos.makedirs('{OUT}/.state', exist_ok=True)\n"
                                    "open('{OUT}/.state/correct_00.json', 'w').write('{{}}')\nreturn wte[idx]"),
-                       0, "failed", "not allowed while grading: access to"),
+                       0, "failed", "not allowed while grading"),
     "write_outside": (embed_doing("open('/tmp/pwned.txt', 'w').write('x')\nreturn wte[idx]"), 0, "failed",
                       "outside the scratch folder"),
     "read_secret": (embed_doing("import os\nraise RuntimeError('env: ' + repr(sorted(os.environ)))"), 0,
@@ -77,6 +77,64 @@ HOSTILE = {
                     "import builtins\nbuiltins.isinstance = lambda *a: True\n"
                     + embed_doing("return wte[idx]"), 0, "failed", "position embedding missing"),
 }
+MODEL = str(ROOT / "gpt2course" / "numpy_gpt.py")
+# Routes to the course's model (or the grader) that do not use an import statement.
+ROUTES = {
+    "loader_by_path": (embed_doing("import importlib.util as u\n"
+                                   f"s = u.spec_from_file_location('m', {MODEL!r})\nm = u.module_from_spec(s)\n"
+                                   "s.loader.exec_module(m)\nreturn m.embed(wte, wpe, idx)"),
+                       0, "failed", "not allowed while grading: access to"),
+    "source_file_loader": (embed_doing("from importlib.machinery import SourceFileLoader\n"
+                                       f"m = SourceFileLoader('m', {MODEL!r}).load_module()\n"
+                                       "return m.embed(wte, wpe, idx)"),
+                           0, "failed", "not allowed while grading: access to"),
+    "cached_bytecode": (embed_doing("import glob, marshal\n"
+                                    f"pyc = {str(ROOT / 'gpt2course' / '__pycache__' / 'numpy_gpt.cpython-311.pyc')!r}\n"
+                                    "ns = dict()\nexec(marshal.loads(open(pyc, 'rb').read()[16:]), ns)\n"
+                                    "return ns['embed'](wte, wpe, idx)"),
+                        0, "failed", "not allowed while grading: access to"),
+    "read_source": (embed_doing(f"ns = dict()\nexec(open({MODEL!r}).read(), ns)\nreturn ns['embed'](wte, wpe, idx)"),
+                    0, "failed", "not allowed while grading: access to"),
+    "runpy": (embed_doing(f"import runpy\nreturn runpy.run_path({MODEL!r})['embed'](wte, wpe, idx)"),
+              0, "failed", "not allowed while grading"),
+    "import_module": (embed_doing("import importlib\nm = importlib.import_module('gpt2course.numpy_gpt')\n"
+                                  "return m.embed(wte, wpe, idx)"),
+                      0, "failed", "No module named 'gpt2course.numpy_gpt'"),  # not there at all
+    "dunder_import": (embed_doing("return __import__('grader.lessons.l01_embeddings', fromlist=['x'])"
+                                  ".ref.embed(wte, wpe, idx)"),
+                      0, "failed", "not allowed while grading: import grader"),
+    "editable_finder": (embed_doing("import pkgutil, importlib\n"
+                                    "f = [m.name for m in pkgutil.iter_modules() if m.name.startswith('__editable__')]\n"
+                                    "finder = importlib.import_module(f[0])\nfinder.install()\n"
+                                    "import gpt2course.numpy_gpt as m\nreturn m.embed(wte, wpe, idx)"),
+                        0, "failed", "not allowed while grading"),
+    "proc_parent": (embed_doing("import os\nopen(f'/proc/{{os.getppid()}}/cmdline').read()\n"
+                                "os.listdir(f'/proc/{{os.getppid()}}/cwd')\nreturn wte[idx]"),
+                    0, "failed", "not allowed while grading: access to '/proc/"),
+    "proc_self_fd": (embed_doing("import os\nos.listdir('/proc/self/fd')\nreturn wte[idx]"),
+                     0, "failed", "not allowed while grading: access to '/proc/self/fd'"),
+    "scan_modules": (embed_doing("import sys\n"
+                                 "m = next(m for m in list(sys.modules.values()) if hasattr(m, 'gpt_logits'))\n"
+                                 "return m.embed(wte, wpe, idx)"),
+                     0, "failed", "raised StopIteration"),  # nothing of the model is loaded
+    "scan_gc": (embed_doing("import gc\nf = next(o for o in gc.get_objects() if callable(o) and "
+                            "getattr(o, '__name__', '') in ('embed', 'gpt_logits') and o is not embed)\n"
+                            "return f(wte, wpe, idx)"),
+                0, "failed", "raised StopIteration"),
+    "environment": (embed_doing("import os\nroot = os.environ.get('VIRTUAL_ENV') or os.environ.get('PWD') or '/'\n"
+                                "exec(open(os.path.join(root, 'gpt2course', 'numpy_gpt.py')).read())\nreturn wte[idx]"),
+                    0, "failed", "not allowed while grading"),
+    "symlink_out": (embed_doing(f"import os\nos.symlink({str(ROOT)!r}, 'root')\n"
+                                "return open('root/gpt2course/numpy_gpt.py').read()"),
+                    0, "failed", "not allowed while grading: creating links"),
+    "dir_fd_escape": (embed_doing("import os\nfd = os.open('.', os.O_RDONLY)\n"
+                                  f"os.open('../../../..{MODEL}', os.O_RDONLY, dir_fd=fd)\nreturn wte[idx]"),
+                      0, "failed", "not allowed while grading: a relative path with '..'"),
+}
+HOSTILE |= ROUTES
+# a stated rule: the function must leave its inputs as they were
+HOSTILE["in_place"] = (embed_doing("out = wte[idx] + wpe[:idx.shape[-1]]\nwte[...] = 0\nreturn out"), 0, "failed",
+                       "changed its input `wte` in place")
 MISTAKE = {"mistake_positions": (embed_doing("return wte[idx] + wpe[idx]"), 0, "failed",
                                  "position rows looked up by token id")}
 
@@ -91,8 +149,19 @@ def write_learner(folder, cells, lesson="01_embeddings"):
     nbformat.write(nb, folder / "01_embeddings.ipynb")
 
 
-@pytest.fixture(scope="module")
-def graded_class(tmp_path_factory):
+def isolation_modes():
+    from grader.sandbox import namespaces_problem
+
+    problem = namespaces_problem()
+    return ["python", pytest.param("namespaces", marks=pytest.mark.skipif(
+        problem is not None, reason=f"namespaces unavailable here: {problem}"))]
+
+
+@pytest.fixture(scope="module", params=isolation_modes())
+def graded_class(tmp_path_factory, request):
+    import py_compile
+
+    py_compile.compile(MODEL)  # the cached-bytecode route needs a .pyc to aim at
     base = tmp_path_factory.mktemp("class")
     klass = base / "class"
     for name, (cell, *_rest) in {**HOSTILE, **MISTAKE}.items():
@@ -107,7 +176,8 @@ def graded_class(tmp_path_factory):
     out = base / "out"
     env = dict(os.environ, GRADER_TEST_SECRET="hunter2")  # must never reach learner code
     proc = subprocess.run([sys.executable, "-m", "grader", "grade", str(klass), "--out", str(out),
-                           "--jobs", "2", "--timeout", "8"], capture_output=True, text=True, timeout=900,
+                           "--jobs", "2", "--timeout", "8", "--isolation", request.param],
+                          capture_output=True, text=True, timeout=900,
                           env=env)
     assert proc.returncode == 0, proc.stderr[-2000:]
     rows = list(csv.DictReader((out / "gradebook.csv").open()))

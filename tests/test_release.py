@@ -63,7 +63,7 @@ def test_no_hidden_tests_reference_or_batch_grader(bundle):
     names = {p.relative_to(bundle).as_posix() for p in bundle.rglob("*") if p.is_file()}
     assert not any(n.startswith("solutions/") for n in names)
     assert not any(n.startswith("grader/lessons/l") for n in names)
-    for internal in ("grade.py", "sandbox.py", "_child.py", "stubs.py", "release.py", "collect.py"):
+    for internal in ("grade.py", "sandbox.py", "_zygote.py", "stubs.py", "release.py", "collect.py"):
         assert f"grader/{internal}" not in names
     for _, text in text_files(bundle):
         assert "hidden_cases(rng)" not in text and "def _embed_hidden" not in text

@@ -1,0 +1,163 @@
+"""What the instructor reads and what each learner gets back: gradebook.csv,
+report.json and feedback.md.
+
+All are built from saved results only, and every column and total follows the
+batch's assignment (the lessons that count), so the console line, the CSV and
+each learner's letter agree.
+
+Much of a result is a stranger's text: what a learner's code printed or raised
+reaches it through exception messages, cell numbers and refusal notes, and file
+names reach it through notes. Such text goes out only through the helpers below:
+``md`` for Markdown (one capped line in an inline code span, where nothing
+renders), ``csv_cell`` for the spreadsheet (no formulas), ``capped`` for JSON
+(json.dumps escapes; this bounds the sizes). The grader's own words (headings,
+points, the course's explanations of mistakes) stay plain Markdown.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+
+MAX_TEXT = 400              # characters of one learner-derived message, in feedback and the CSV
+MAX_FEEDBACK = 64 * 1024    # bytes of one feedback.md
+MAX_JSON_TEXT = 4000        # characters of any string in report.json
+MAX_JSON_ITEMS = 200        # items of any list inside a submission in report.json
+TRUNCATED = " ... (truncated)"
+STATUSES = ("passed", "failed", "not_attempted", "missing", "broken")
+# Cells a spreadsheet would run as a formula (OWASP's list); real numbers are left alone.
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
+
+
+def num(x: float) -> str:
+    return f"{round(x, 2):g}"
+
+
+# ------------------------------------------------------------------ learner text
+def plain(text, limit: int = MAX_TEXT) -> str:
+    """One line of printable characters, at most ``limit`` of them (then TRUNCATED):
+    newlines, control characters and invisible ones (bidi overrides, zero-width) become
+    spaces, and lone surrogates (they cannot be written as UTF-8) become '?'."""
+    text = str(text)[: limit * 4 + 64]  # bound the work before looking at each character
+    text = text.encode("utf-8", "replace").decode("utf-8")
+    text = " ".join("".join(c if c.isprintable() else " " for c in text).split())
+    return text if len(text) <= limit else text[:limit].rstrip() + TRUNCATED
+
+
+def md(text, limit: int = MAX_TEXT) -> str:
+    """Learner text for Markdown: an inline code span, inside which no HTML, link, image,
+    emphasis or heading renders; backticks become quotes so the span cannot be closed."""
+    inner = plain(text, limit).replace("`", "'")
+    return f"`{inner}`" if inner else "(empty)"
+
+
+def csv_cell(value) -> str:
+    """A cell a spreadsheet shows as text: one starting like a formula gets a leading quote."""
+    text = str(value)
+    if text.startswith(_FORMULA_START) and not _NUMBER.fullmatch(text):
+        return "'" + text
+    return text
+
+
+def capped(value):
+    """A JSON-able value with every string valid Unicode and at most MAX_JSON_TEXT long,
+    and every list at most MAX_JSON_ITEMS long (the rest counted)."""
+    if isinstance(value, str):
+        text = value[: MAX_JSON_TEXT + 1].encode("utf-8", "replace").decode("utf-8")
+        return text if len(text) <= MAX_JSON_TEXT else text[:MAX_JSON_TEXT] + TRUNCATED
+    if isinstance(value, dict):
+        return {capped(k): capped(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        items = [capped(v) for v in value[:MAX_JSON_ITEMS]]
+        more = len(value) - MAX_JSON_ITEMS
+        return items + ([f"... ({more} more)"] if more > 0 else [])
+    return value
+
+
+# ------------------------------------------------------------------ gradebook.csv, report.json
+def columns(exercises) -> list[tuple[str, float]]:
+    return [(e.name, e.points) for lesson in exercises.assignment for e in exercises.by_lesson[lesson]]
+
+
+def gradebook_csv(subs, exercises) -> str:
+    cols = columns(exercises)
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow([csv_cell(x) for x in ["submission", *[c for c, _ in cols], "total", "max_total", "problem"]])
+    for s in sorted(subs, key=lambda s: s.name):
+        points = {v.exercise: v.points for v in s.verdicts}
+        row = [plain(s.name), *[num(points.get(c, 0.0)) for c, _ in cols], num(s.total),
+               num(exercises.max_total()), plain(s.problem, 2 * MAX_TEXT) if s.problem else ""]
+        w.writerow([csv_cell(x) for x in row])
+    return buf.getvalue()
+
+
+def report_json(subs, exercises, complete: bool, unverified=()) -> str:
+    """``unverified``: learners whose saved result failed its integrity check this run,
+    so it was ignored and they were graded again."""
+    report = {"assignment": exercises.assignment, "max_total": exercises.max_total(),
+              "scoring": exercises.scoring,
+              "submissions": [capped(s.to_dict()) for s in sorted(subs, key=lambda s: s.name)],
+              "complete": complete,
+              "unverified_state": {"regraded": sorted(unverified),
+                                   "why": "the saved result failed its integrity check (edited, "
+                                          "damaged or from another output folder) and was ignored"}}
+    return json.dumps(report, indent=1)
+
+
+# ------------------------------------------------------------------ feedback.md
+def feedback_md(s, exercises) -> str:
+    """The learner's letter: points over the whole assignment, each exercise's verdict,
+    and the lessons of the assignment this learner did not submit."""
+    lines = [f"# Feedback for {md(s.name)}", ""]
+    if s.problem:
+        lines += [f"**Nothing could be graded:** {md(s.problem, 2 * MAX_TEXT)}", ""]
+    lessons = exercises.assignment
+    if lessons:
+        lines += [f"Lessons {', '.join(f'`{x}`' for x in lessons)}: "
+                  f"**{num(s.total)} / {num(exercises.max_total())}** points.", ""]
+    for lesson in lessons:
+        if lesson not in s.lessons:
+            lines += [f"**No notebook for lesson `{lesson}` was found** in this submission: its "
+                      f"exercises score 0.", ""]
+    for v in s.verdicts:
+        status = v.status.replace("_", " ") if v.status in STATUSES else md(v.status)
+        lines += [f"## {md(v.exercise)}: {num(v.points)} / {num(v.max_points)} ({status})", "",
+                  *verdict_lines(v, exercises), ""]
+    if s.notes and not s.problem:
+        lines += ["## Notes", ""] + [f"- {md(n)}" for n in s.notes] + [""]
+    return cap_bytes("\n".join(lines))
+
+
+def verdict_lines(v, exercises) -> list[str]:
+    """The judge's message is the grader's sentence around learner text (what an exception
+    said, a cell number, a key of a returned dict), so it is shown as learner text; the
+    explanations of named mistakes it ends with come from the course's catalogue, so
+    they keep their Markdown once matched exactly."""
+    known = _explanations(exercises, v.exercise)
+    tail = "".join(f"\n  Likely mistake: {m}. {known[m]}" for m in v.mistakes if m in known)
+    text, trusted = v.message, []
+    if tail and all(m in known for m in v.mistakes) and text.endswith(tail):
+        text = text[: -len(tail)]
+        trusted = [f"Likely mistake: {m}. {known[m]}" for m in v.mistakes]
+    return [md(text, 2 * MAX_TEXT)] + [line for t in trusted for line in ("", t)]
+
+
+def _explanations(exercises, name: str) -> dict[str, str]:
+    for group in exercises.by_lesson.values():
+        for e in group:
+            if e.name == name:
+                return {m.name: m.explanation for m in e.mistakes}
+    return {}
+
+
+def cap_bytes(text: str, limit: int = MAX_FEEDBACK) -> str:
+    """At most ``limit`` bytes of UTF-8, cut at a line's end, saying it was cut."""
+    data = text.encode("utf-8", "replace")
+    if len(data) <= limit:
+        return text
+    note = f"\n\n(truncated: this feedback was longer than {limit // 1024} KB)\n"
+    kept = data[: limit - len(note.encode())].decode("utf-8", "ignore")
+    return kept[: kept.rfind("\n")] + note if "\n" in kept else kept + note

@@ -1,0 +1,217 @@
+"""The batch's saved state: one result per finished learner, and the shared files
+rebuilt from all of them, every write atomic.
+
+OUT/.state/<learner>.json holds a learner's result with a fingerprint of their
+files; gradebook.csv, report.json and the learner's feedback.md are then
+rewritten from every saved result. A batch killed at any moment leaves a
+gradebook listing only finished learners, each once; a rerun skips learners
+whose fingerprint is unchanged.
+
+A rerun trusts a saved result only when it verifies: each state file carries an
+HMAC-SHA256 of its JSON under a key kept in OUT/.state/.key (0600, made on first
+use; learners' code never sees OUT). A file edited by hand, damaged, or copied
+from another learner or another output folder fails, is ignored (the learner is
+graded again) and report.json lists it. Every file the grader writes must be a
+regular file reached through real folders: a folder, FIFO or link in the way is
+an OutputError naming the path, raised before grading starts where possible.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import os
+import re
+import secrets
+import stat
+import tempfile
+import threading
+from pathlib import Path
+
+from .report import feedback_md, gradebook_csv, report_json
+
+STATE_VERSION = 3
+KEY_BYTES = 32
+MAX_STATE_BYTES = 32 * 2**20
+_SAFE_ID = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")  # what collect.safe_name makes
+
+
+class OutputError(OSError):
+    """Where the grader must write, something is in the way: a folder, a FIFO or a link
+    (or a link among the folders on the way). The message names the path; the CLI,
+    which catches OSError, exits 2 with it."""
+
+
+def _kind(mode: int) -> str:
+    for test, word in ((stat.S_ISLNK, "a link"), (stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"),
+                       (stat.S_ISSOCK, "a socket"), (stat.S_ISREG, "a file")):
+        if test(mode):
+            return word
+    return "a device"
+
+
+def check_target(path: Path, root: Path, folder: bool = False) -> None:
+    """``path`` (inside ``root``) may be written: every folder from ``root`` down to it is
+    a real folder (a link would carry the write elsewhere), and ``path`` is absent or a
+    regular file (a folder when ``folder``)."""
+    node = root
+    for part in path.relative_to(root).parts:
+        node = node / part
+        try:
+            mode = os.lstat(node).st_mode
+        except FileNotFoundError:
+            return  # the rest is created by the grader
+        want_folder = folder or node != path
+        if not (stat.S_ISDIR(mode) if want_folder else stat.S_ISREG(mode)):
+            want = "folder" if want_folder else "regular file"
+            raise OutputError(f"cannot write {path}: {node} is {_kind(mode)}, not a {want}; "
+                              "remove it or choose another --out")
+
+
+def write_atomic(path: Path, text: str, root: Path) -> None:
+    check_target(path, root)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+def _read_regular(path: Path, limit: int) -> bytes | None:
+    """Up to limit + 1 bytes of a regular file, never through a link or a FIFO;
+    None when there is no file."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except FileNotFoundError:
+        return None
+    with os.fdopen(fd, "rb") as f:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise OutputError(f"cannot read {path}: it is {_kind(mode)}, not a regular file; remove it")
+        return f.read(limit + 1)
+
+
+def load_key(state: Path, root: Path) -> bytes:
+    """The output folder's HMAC key, made once with 0600 (mkstemp) and linked into
+    place, so two runs never end up with different keys."""
+    path = state / ".key"
+    check_target(path, root)
+    state.mkdir(parents=True, exist_ok=True)
+    if _read_regular(path, KEY_BYTES) is None:
+        fd, tmp = tempfile.mkstemp(dir=state, prefix=".key.")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(secrets.token_bytes(KEY_BYTES))
+                f.flush()
+                os.fsync(f.fileno())
+            try:
+                os.link(tmp, path)  # never replaces a key that exists
+            except FileExistsError:
+                pass
+            except OSError:  # a disk without hard links
+                os.replace(tmp, path)
+        finally:
+            if os.path.lexists(tmp):
+                os.unlink(tmp)
+    key = _read_regular(path, KEY_BYTES)
+    if key is None or len(key) != KEY_BYTES:
+        raise OutputError(f"{path} is not a key this grader wrote; delete it (every saved result "
+                          "is then graded again)")
+    return key
+
+
+class Batch:
+    """OUT/.state/<learner>.json per finished learner; shared files rebuilt from them."""
+
+    def __init__(self, out: Path, exercises, submission_type):
+        self.out, self.exercises, self.Submission = out, exercises, submission_type
+        self.state = out / ".state"
+        self.lock = threading.Lock()
+        self.unverified: set[str] = set()   # saved results that failed verification this run
+        self._checked: set[str] = set()
+        for name in ("gradebook.csv", "report.json"):  # fail before grading, not after
+            check_target(out / name, out)
+        check_target(out / "feedback", out, folder=True)
+        self.key = load_key(self.state, out)
+
+    # ---------------------------------------------------------- paths
+    def _state_path(self, name: str) -> Path:
+        return self.state / f"{_safe_id(name)}.json"
+
+    def _feedback_path(self, name: str) -> Path:
+        return self.out / "feedback" / _safe_id(name) / "feedback.md"
+
+    def _check_learner(self, name: str) -> None:
+        """Once per learner: their files can be written (called before grading starts)."""
+        if name not in self._checked:
+            check_target(self._state_path(name), self.out)
+            check_target(self._feedback_path(name), self.out)
+            self._checked.add(name)
+
+    # ---------------------------------------------------------- sealing
+    def _mac(self, payload: str) -> str:
+        return hmac.new(self.key, payload.encode("utf-8"), hashlib.sha256).hexdigest()
+
+    def _seal(self, data: dict) -> str:
+        payload = json.dumps(data)
+        return json.dumps({"version": STATE_VERSION, "hmac": self._mac(payload), "payload": payload})
+
+    def _unseal(self, raw: bytes, name: str) -> dict | None:
+        """The saved data if its HMAC verifies and it is this learner's; else None."""
+        try:
+            outer = json.loads(raw)
+            payload, mac = outer["payload"], outer["hmac"]
+            if outer.get("version") != STATE_VERSION or not isinstance(payload, str) or \
+                    not isinstance(mac, str) or not hmac.compare_digest(mac, self._mac(payload)):
+                return None
+            data = json.loads(payload)
+        except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
+            return None
+        return data if isinstance(data, dict) and data.get("name") == name else None
+
+    # ---------------------------------------------------------- results
+    def saved(self, learner):
+        """The learner's saved result, if it verifies and still applies; else None."""
+        self._check_learner(learner.name)
+        raw = _read_regular(self._state_path(learner.name), MAX_STATE_BYTES)
+        if raw is None:
+            return None
+        data = self._unseal(raw, learner.name) if len(raw) <= MAX_STATE_BYTES else None
+        if data is None:
+            self.unverified.add(learner.name)
+            return None
+        if data.get("fingerprint") != learner.fingerprint() or data.get("assignment") != self.exercises.settings():
+            return None  # the files or the settings changed: graded again, as intended
+        try:
+            return self.Submission.from_dict(data["submission"])
+        except (TypeError, KeyError, ValueError, AttributeError):  # saved by another grader version
+            return None
+
+    def save(self, sub, learners) -> None:
+        with self.lock:
+            data = {"name": sub.name, "fingerprint": sub.fingerprint,
+                    "assignment": self.exercises.settings(), "submission": sub.to_dict()}
+            write_atomic(self._state_path(sub.name), self._seal(data), self.out)
+            write_atomic(self._feedback_path(sub.name), feedback_md(sub, self.exercises), self.out)
+            self.rebuild(learners)
+
+    def rebuild(self, learners) -> list:
+        subs = [s for s in (self.saved(x) for x in learners) if s is not None]
+        write_atomic(self.out / "report.json",
+                     report_json(subs, self.exercises, len(subs) == len(learners), self.unverified), self.out)
+        write_atomic(self.out / "gradebook.csv", gradebook_csv(subs, self.exercises), self.out)
+        return subs
+
+
+def _safe_id(name: str) -> str:
+    """Ids come from collect.safe_name; anything else would be a grader bug, and must
+    never become a path outside the output folder."""
+    if not _SAFE_ID.fullmatch(name) or len(name) > 200:
+        raise ValueError(f"internal grader error: unsafe learner id {name!r}")
+    return name

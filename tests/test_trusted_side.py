@@ -1,0 +1,374 @@
+"""The grader's own side of the trust boundary: everything a learner sends (file and
+folder names, notebook metadata, what their code raised or printed) is a stranger's
+data. Each test grades a small class through the CLI: correct learners keep full
+marks under their own ids, the hostile one gets a row with a clear reason, the exit
+code is the documented one (0 graded, 1 grader failure, 2 bad arguments or output
+folder), and no feedback file exceeds report.MAX_FEEDBACK.
+"""
+import csv
+import hashlib
+import json
+import os
+import re
+import subprocess
+import sys
+import zipfile
+
+import pytest
+
+from conftest import ROOT
+from grader import notebook as nbk
+from grader import report
+from test_hostile import GOOD_EMBED, GOOD_ONE_HOT, embed_doing, write_learner
+
+GRADE = [sys.executable, "-m", "grader", "grade"]
+WRONG = embed_doing("return wte[idx]")  # one of two exercises right: 1 point
+
+
+def grade(*inputs, out, code=0):
+    proc = subprocess.run(GRADE + [str(i) for i in inputs] + ["--out", str(out), "--jobs", "2",
+                                                              "--isolation", "python", "--timeout", "20"],
+                          capture_output=True, text=True, timeout=600, cwd=ROOT)
+    assert proc.returncode == code, proc.stderr[-3000:]
+    assert "Traceback" not in proc.stderr, proc.stderr[-3000:]
+    return proc
+
+
+def rows(out):
+    return {r["submission"]: r for r in csv.DictReader((out / "gradebook.csv").open(newline=""))}
+
+
+def submissions(out):
+    return {s["name"]: s for s in json.loads((out / "report.json").read_text())["submissions"]}
+
+
+def feedback(out, name):
+    return (out / "feedback" / name / "feedback.md").read_text(encoding="utf-8")
+
+
+def assert_bounded(out):
+    """No feedback file over its cap; no string in report.json over its cap."""
+    for path in (out / "feedback").rglob("*"):
+        if path.is_file():
+            assert path.stat().st_size <= report.MAX_FEEDBACK, path
+    longest = report.MAX_JSON_TEXT + len(report.TRUNCATED)
+
+    def walk(x):
+        if isinstance(x, str):
+            assert len(x) <= longest
+        elif isinstance(x, dict):
+            [walk(v) for v in x.values()]
+        elif isinstance(x, list):
+            [walk(v) for v in x]
+
+    walk(json.loads((out / "report.json").read_text()))
+
+
+def assert_full_marks(out, names):
+    got = rows(out)
+    for name in names:
+        assert (got[name]["total"], got[name]["max_total"], got[name]["problem"]) == ("2", "2", ""), name
+
+
+def hashed(base, source) -> str:
+    return f"{base}--{hashlib.sha256(os.path.abspath(source).encode()).hexdigest()[:10]}"
+
+
+def zip_of(path, cells):
+    """A one-learner zip holding 01_embeddings.ipynb at its root."""
+    src = path.parent / (path.stem + "_src")
+    write_learner(src, cells)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(path, "w") as zf:
+        zf.write(src / "01_embeddings.ipynb", "01_embeddings.ipynb")
+    return path
+
+
+# ------------------------------------------------------------------ 1. unique learners
+def test_ids_are_sanitised_and_a_shared_id_is_hashed_for_everyone(tmp_path):
+    klass = tmp_path / "class"
+    good = [GOOD_EMBED, GOOD_ONE_HOT]
+    for name, cells in [("ann", good), ("ann ", [WRONG, GOOD_ONE_HOT]), ("ANN", good),
+                        ("an\u200bn", good), ("ann--0123456789", good), ("bob", good)]:
+        write_learner(klass / name, cells)
+    kims = [zip_of(tmp_path / "z1" / "kim.zip", good), zip_of(tmp_path / "z2" / "kim.zip", [WRONG, GOOD_ONE_HOT])]
+    out = tmp_path / "out"
+    grade(klass, *kims, out=out)
+
+    ann, impostor = hashed("ann", klass / "ann"), hashed("ann", klass / "ann ")
+    expected = {ann: "2", impostor: "1", hashed("ANN", klass / "ANN"): "2",
+                hashed("ann", klass / "an\u200bn"): "2",
+                "ann-0123456789": "2",  # a plain id never holds "--": no forging a suffix
+                "bob": "2", hashed("kim", kims[0]): "2", hashed("kim", kims[1]): "1"}
+    assert {n: r["total"] for n, r in rows(out).items()} == expected
+    subs = submissions(out)
+    for name in expected:
+        said = [n for n in subs[name]["notes"] if "give the id" in n]
+        assert bool(said) == ("--" in name), name  # both (all) sides of a clash are told
+    assert "'ann '" in subs[ann]["notes"][0] and f"this one is {impostor}" in subs[impostor]["notes"][0]
+    assert "give the id" in feedback(out, ann)
+
+    unpacked = sorted(p.name for p in (out / ".unpacked").iterdir())
+    assert len(unpacked) == 2 and all(n.startswith("kim-") and n != "kim-" for n in unpacked)
+    assert_full_marks(out, [n for n, t in expected.items() if t == "2"])
+    assert_bounded(out)
+
+    again = grade(klass, *kims, out=out)  # deterministic: the same ids, nothing regraded
+    assert "8 of 8 already graded" in again.stderr
+    assert {n: r["total"] for n, r in rows(out).items()} == expected
+    assert sorted(p.name for p in (out / ".unpacked").iterdir()) != unpacked  # fresh folders
+
+
+# ------------------------------------------------------------------ 2. malformed notebooks
+def _good_notebook(tmp_path):
+    write_learner(tmp_path / "template", [GOOD_EMBED, GOOD_ONE_HOT])
+    return json.loads((tmp_path / "template" / "01_embeddings.ipynb").read_text())
+
+
+def _malformed(nb):
+    """name: (the notebook's text, words its problem must hold)."""
+    deep = "[" * 100_000 + "]" * 100_000
+
+    def edit(change):
+        copy = json.loads(json.dumps(nb))
+        change(copy)
+        return json.dumps(copy)
+
+    def code_cell(c):
+        return next(x for x in c["cells"] if "def embed" in "".join(x["source"]))
+
+    return {
+        "meta_list": (edit(lambda c: c.update(metadata=[])), "the metadata of the notebook is a list"),
+        "course_text": (edit(lambda c: c["metadata"].update(gpt2course="01_embeddings")),
+                        "metadata.gpt2course is text"),
+        "lesson_int": (edit(lambda c: c["metadata"]["gpt2course"].update(lesson=1)),
+                       "metadata.gpt2course.lesson is a number"),
+        "tags_dict": (edit(lambda c: code_cell(c)["metadata"].update(tags={"exercise": 1})),
+                      "a cell's tags is an object"),
+        "source_number": (edit(lambda c: code_cell(c).update(source=42)), "a cell's source is a number"),
+        "cells_dict": (edit(lambda c: c.update(cells={})), "'cells' is an object"),
+        "deep_file": (deep, "nested too deeply"),
+        "deep_metadata": (json.dumps(nb)[:-1] + ', "x": ' + deep + "}", "nested too deeply"),
+        "huge": (json.dumps(nb)[:-1] + ', "pad": "' + "x" * (nbk.MAX_NOTEBOOK_BYTES + 1) + '"}',
+                 "larger than 20 MB"),
+    }
+
+
+def test_malformed_notebooks_are_a_learners_problem(tmp_path):
+    klass = tmp_path / "class"
+    for name in ("ann", "bob"):
+        write_learner(klass / name, [GOOD_EMBED, GOOD_ONE_HOT])
+    cases = _malformed(_good_notebook(tmp_path))
+    for name, (text, _) in cases.items():
+        (klass / name).mkdir()
+        (klass / name / "01_embeddings.ipynb").write_text(text)
+    (klass / "fifo").mkdir()
+    os.mkfifo(klass / "fifo" / "01_embeddings.ipynb")  # must not hang the grader
+    out = tmp_path / "out"
+    grade(klass, out=out)
+    got = rows(out)
+    for name, (_, words) in cases.items():
+        assert got[name]["total"] == "0" and words in got[name]["problem"], (name, got[name]["problem"])
+        assert words in feedback(out, name)
+    assert "no .ipynb notebook" in got["fifo"]["problem"]
+    assert_full_marks(out, ["ann", "bob"])
+    assert_bounded(out)
+
+
+@pytest.mark.parametrize("bad", [
+    [], "x", 3, None, {"metadata": []}, {"metadata": {"gpt2course": "x"}},
+    {"metadata": {"gpt2course": {"lesson": 1}}}, {"cells": {}}, {"cells": [3]},
+    {"cells": [{"cell_type": "code", "metadata": {"tags": {}}, "source": ""}]},
+    {"cells": [{"cell_type": "code", "metadata": [], "source": ""}]},
+    {"cells": [{"cell_type": "code", "metadata": {}, "source": 3}]},
+    {"cells": [{"cell_type": "code", "metadata": {}, "source": ["x = 1", None]}]},
+])
+def test_notebook_helpers_raise_only_notebook_error(bad):
+    for helper in (nbk.lesson_of, nbk.graded_cells, nbk.check_shape, nbk.tags, nbk.cell_source):
+        try:
+            helper(bad)
+        except nbk.NotebookError:
+            pass  # anything else fails the test
+
+
+def test_code_too_deep_to_parse_is_a_cell_error():
+    nb = {"cells": [{"cell_type": "code", "metadata": {}, "source": "-" * 100_000 + "1"},
+                    {"cell_type": "code", "metadata": {}, "source": "def f():\n    return 1"}]}
+    deep, ok = nbk.graded_cells(nb)
+    assert "nested too deeply" in deep.error and ok.defines == ["f"]
+
+
+# ------------------------------------------------------------------ 3. spreadsheet-safe CSV
+def test_gradebook_cells_never_start_a_formula(tmp_path):
+    klass = tmp_path / "class"
+    write_learner(klass / '=HYPERLINK("evil.example","click")', [GOOD_EMBED, GOOD_ONE_HOT])
+    write_learner(klass / "ann", [GOOD_EMBED, GOOD_ONE_HOT])
+    for learner, file in [("dora", "=1+2"), ("eve", "@SUM(A1)"), ("fay", "-2+3"), ("gus", "+cmd"),
+                          ("hal", "\t=1"), ("ida", "\r=1")]:
+        (klass / learner).mkdir()
+        (klass / learner / f"{file}.ipynb").write_text('{"cells": [')  # unreadable: a problem
+    src = tmp_path / "zsrc"
+    write_learner(src / "zed", [GOOD_EMBED, GOOD_ONE_HOT])
+    with zipfile.ZipFile(tmp_path / "more.zip", "w") as zf:
+        zf.write(src / "zed" / "01_embeddings.ipynb", "zed/01_embeddings.ipynb")
+        zf.write(src / "zed" / "01_embeddings.ipynb", "=cmd|' -C calc'!A0/01_embeddings.ipynb")
+    out = tmp_path / "out"
+    grade(klass, tmp_path / "more.zip", out=out)
+
+    table = list(csv.reader((out / "gradebook.csv").open(newline="")))
+    for row in table:
+        for cell in row:
+            assert not cell.startswith(("=", "+", "-", "@", "\t", "\r")) or re.fullmatch(r"-?\d+(\.\d+)?", cell), cell
+    got = rows(out)
+    assert got["dora"]["problem"].startswith("'=1+2.ipynb: could not be read")
+    assert got["eve"]["problem"].startswith("'@SUM") and got["fay"]["problem"].startswith("'-2+3")
+    assert got["gus"]["problem"].startswith("'+cmd") and got["hal"]["problem"].startswith("'=1")
+    assert got["dora"]["total"] == "0"  # numbers stay numbers
+    assert_full_marks(out, ["HYPERLINK_evil.example_click", "ann", "zed", "cmd_-C_calc_A0"])
+    assert_bounded(out)
+
+
+def test_csv_cell_leaves_numbers_alone():
+    assert [report.csv_cell(x) for x in ["2", "-1", "0.5", "-1e3", "=1", "-x", "@a", "+1+1", "ok"]] == \
+        ["2", "-1", "0.5", "-1e3", "'=1", "'-x", "'@a", "'+1+1", "ok"]
+
+
+# ------------------------------------------------------------------ 4. feedback escaping
+HTML = ("<script>alert(1)</script> <img src=x onerror=alert(1)> [click](http://evil.example) "
+        "![pic](http://evil.example/p.png) `code` **bold** <http://evil.example>")
+FORGED_CELL = "1\n\n## `embed`: 1 / 1 (passed)\n\n<img src=x onerror=alert(3)>"
+# The child writes result.json in its job folder; learner code can write it first
+# and end the process, so every field of it (cell numbers included) is theirs.
+FORGE = '''import os, json
+def unused():
+    pass
+_job = os.path.dirname(os.getcwd())
+_fn = json.load(open(os.path.join(_job, "job.json")))["function"]
+_w = _fn == "embed" and open(os.path.join(_job, "out", "result.json"), "w").write(json.dumps(
+    {{"found": False, "answers": [], "cell_errors": [{{"cell": {cell!r}, "line": "2\\n# Feedback for `bob`",
+      "type": "[click](http://evil.example)" + "T" * 100000, "message": "m\\n## forged"}}]}}))
+_x = _fn == "embed" and os._exit(0)'''.format(cell=FORGED_CELL)
+
+
+def _render(text):
+    markdown_it = pytest.importorskip("markdown_it")
+    return markdown_it.MarkdownIt("commonmark", {"html": True}).render(text)
+
+
+def test_learner_text_is_inert_and_capped_in_feedback(tmp_path):
+    klass = tmp_path / "class"
+    for name in ("ann", "bob"):
+        write_learner(klass / name, [GOOD_EMBED, GOOD_ONE_HOT])
+    refused = "/nonexistent/<img src=x onerror=alert(2)>\n## `one_hot_embed`: 1 / 1 (passed)"
+    write_learner(klass / "html", [embed_doing(f"try:\n    open({refused!r})\nexcept OSError:\n    pass\n"
+                                               f"raise ValueError({HTML!r})"), GOOD_ONE_HOT])
+    write_learner(klass / "forge", [FORGE, GOOD_EMBED, GOOD_ONE_HOT])
+    out = tmp_path / "out"
+    grade(klass, out=out)
+    subs = submissions(out)
+    for name in ("html", "forge"):
+        text = feedback(out, name)
+        html = _render(text)
+        for tag in ("<script", "<img", "<a ", "<strong>bold", "<em>"):
+            assert tag not in html, (name, tag)
+        headings = re.findall(r"<h\d>(.*?)</h\d>", html)
+        assert headings[0] == f"Feedback for <code>{name}</code>"
+        verdicts = [v for v in subs[name]["verdicts"]]
+        expected = [f"<code>{v['exercise']}</code>: {report.num(v['points'])} / "
+                    f"{report.num(v['max_points'])} ({v['status'].replace('_', ' ')})" for v in verdicts]
+        assert headings[1:] in (expected, expected + ["Notes"]), headings
+        assert max(len(line) for line in text.splitlines()) < 3 * report.MAX_TEXT
+    html_fb = _render(feedback(out, "html"))
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html_fb  # shown, as text
+    assert "refused access to" in feedback(out, "html") and "alert(2)" in feedback(out, "html")
+    forge = subs["forge"]["verdicts"][0]
+    assert (forge["exercise"], forge["status"], forge["points"]) == ("embed", "broken", 0)
+    assert forge["message"].endswith(report.TRUNCATED)  # capped in report.json too
+    assert "(truncated)" in feedback(out, "forge")
+    assert rows(out)["forge"]["one_hot_embed"] == "1" and rows(out)["html"]["one_hot_embed"] == "1"
+    assert_full_marks(out, ["ann", "bob"])
+    assert_bounded(out)
+
+
+def test_named_mistakes_keep_the_courses_words():
+    from grader.grade import Exercises
+    from grader.judge import Verdict
+
+    ex = Exercises()
+    exercise = ex.by_lesson["01_embeddings"][0]
+    mistake = exercise.mistakes[0]
+    v = Verdict(exercise.name, "failed", 0, 3, 0.0, 1.0,
+                f"failed 3 of 3; first failure (hidden test 1): raised X: <b>hi</b>"
+                f"\n  Likely mistake: {mistake.name}. {mistake.explanation}", [mistake.name])
+    lines = report.verdict_lines(v, ex)
+    assert lines[0] == "`failed 3 of 3; first failure (hidden test 1): raised X: <b>hi</b>`"
+    assert lines[-1] == f"Likely mistake: {mistake.name}. {mistake.explanation}"
+    forged = Verdict(exercise.name, "failed", 0, 3, 0.0, 1.0, f"\n  Likely mistake: {mistake.name}. x", [])
+    assert len(report.verdict_lines(forged, ex)) == 1  # no mistake named: all of it is learner text
+
+
+def test_feedback_is_capped_in_bytes():
+    from grader.grade import Exercises, Submission
+
+    ex = Exercises(lessons=["01_embeddings"])
+    sub = Submission("ann", notes=[f"note {i}: " + "é" * 1000 for i in range(500)])
+    text = report.feedback_md(sub, ex)
+    assert len(text.encode()) <= report.MAX_FEEDBACK and text.rstrip().endswith("longer than 64 KB)")
+
+
+# ------------------------------------------------------------------ 5. output folder and saved state
+def _small_class(tmp_path):
+    klass = tmp_path / "class"
+    for name in ("ann", "bob", "cat"):
+        write_learner(klass / name, [GOOD_EMBED, GOOD_ONE_HOT])
+    return klass
+
+
+def _plant(kind, path, elsewhere):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if kind == "folder":
+        path.mkdir()
+    elif kind == "fifo":
+        os.mkfifo(path)
+    else:
+        path.symlink_to(elsewhere, target_is_directory=True)
+
+
+@pytest.mark.parametrize("where, kind", [
+    ("gradebook.csv", "folder"), ("report.json", "fifo"), ("gradebook.csv", "link"),
+    ("feedback/ann", "link"), ("feedback", "link"), (".state", "link"), (".state/bob.json", "folder"),
+    (".state/.key", "fifo"), ("feedback/cat/feedback.md", "fifo"),
+])
+def test_something_in_the_way_of_an_output_is_a_clear_error(tmp_path, where, kind):
+    klass = _small_class(tmp_path)
+    out, elsewhere = tmp_path / "out", tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    _plant(kind, out / where, elsewhere)
+    proc = grade(klass, out=out, code=2)
+    assert "error: cannot" in proc.stderr and str(out / where) in proc.stderr, proc.stderr
+    assert list(elsewhere.iterdir()) == []  # nothing written through a link
+
+
+def test_saved_state_must_verify(tmp_path):
+    klass = _small_class(tmp_path)
+    out, other = tmp_path / "out", tmp_path / "other"
+    grade(klass, out=out)
+    grade(klass, out=other)
+    key = out / ".state" / ".key"
+    assert key.stat().st_mode & 0o777 == 0o600 and len(key.read_bytes()) == 32
+    assert json.loads((out / "report.json").read_text())["unverified_state"]["regraded"] == []
+
+    state = out / ".state"
+    sealed = json.loads((state / "ann.json").read_text())  # a hand edit: full points claimed twice over
+    payload = json.loads(sealed["payload"])
+    payload["submission"]["verdicts"][0]["points"] = 50
+    sealed["payload"] = json.dumps(payload)
+    (state / "ann.json").write_text(json.dumps(sealed))
+    (state / "bob.json").write_bytes((state / "cat.json").read_bytes())      # another learner's result
+    (state / "cat.json").write_bytes((other / ".state" / "cat.json").read_bytes())  # another folder's key
+    proc = grade(klass, out=out)
+    assert "already graded" not in proc.stderr  # all three regraded
+    assert json.loads((out / "report.json").read_text())["unverified_state"]["regraded"] == ["ann", "bob", "cat"]
+    assert_full_marks(out, ["ann", "bob", "cat"])
+    assert "3 of 3 already graded" in grade(klass, out=out).stderr  # the fresh results verify
+    assert_bounded(out)
