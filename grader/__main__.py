@@ -38,6 +38,7 @@ def _stubs(args) -> int:
 
 
 def cmd_grade(args) -> int:
+    from .report import plain
     from .collect import InputError
     from .grade import grade_batch
     from .sandbox import Limits
@@ -61,10 +62,10 @@ def cmd_grade(args) -> int:
     except (InputError, ValueError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    internal = [s for s in subs if s.problem and s.problem.startswith("internal grader error")]
+    internal = [s for s in subs if s.internal]
     print(f"graded {len(subs)} submission(s): {args.out}/gradebook.csv, report.json, feedback/")
     for s in internal:
-        print(f"grader failure for {s.name}: {s.problem}", file=sys.stderr)
+        print(f"grader failure for {plain(s.name)}: {plain(s.problem)}", file=sys.stderr)
     return 1 if internal else 0
 
 
@@ -80,18 +81,18 @@ class Progress:
             print(f"{done} of {total} already graded (use --force to regrade)", file=self.stream)
 
     def __call__(self, sub, exercises) -> None:
-        from .report import num
+        from .report import num, plain
 
         self.done += 1
-        state = sub.problem or f"{num(sub.total)} / {num(exercises.max_total())}"
+        state = plain(sub.problem, 120) if sub.problem else f"{num(sub.total)} / {num(exercises.max_total())}"
         if self.stream.isatty():
             bar = "#" * (30 * self.done // max(self.total, 1))
-            print(f"\r[{bar:<30}] {self.done}/{self.total} {sub.name[:30]:<30}", end="",
+            print(f"\r[{bar:<30}] {self.done}/{self.total} {plain(sub.name, 30):<30}", end="",
                   file=self.stream, flush=True)
             if self.done == self.total:
                 print(file=self.stream)
         else:
-            print(f"[{self.done}/{self.total}] {sub.name}: {state}", file=self.stream, flush=True)
+            print(f"[{self.done}/{self.total}] {plain(sub.name)}: {state}", file=self.stream, flush=True)
 
 
 def cmd_release(args) -> int:

@@ -74,17 +74,9 @@ def safe_name(text: str) -> str:
 
 
 def notebooks_in(folder: Path) -> list[Path]:
-    """Regular .ipynb files only: a link or a FIFO named like a notebook is not read."""
+    """Files only (is_file: a FIFO or a device named like a notebook is never opened)."""
     return sorted(p for p in folder.rglob("*.ipynb")
-                  if ".ipynb_checkpoints" not in p.parts and not p.name.startswith(".")
-                  and _regular(p))
-
-
-def _regular(path: Path) -> bool:
-    try:
-        return stat.S_ISREG(os.lstat(path).st_mode)
-    except OSError:
-        return False
+                  if ".ipynb_checkpoints" not in p.parts and not p.name.startswith(".") and p.is_file())
 
 
 def _learner(folder: Path, raw: str, source: str) -> Learner:
@@ -97,8 +89,7 @@ def learners_from_folder(folder: Path, source: str) -> list[Learner]:
     """A folder of notebooks is one learner; a folder of folders is a class.
     ``source`` names the folder stably (a zip's folders are unpacked somewhere new each run)."""
     direct = sorted(p for p in folder.glob("*.ipynb") if not p.name.startswith("."))
-    subdirs = sorted(p for p in folder.iterdir() if p.is_dir() and not p.is_symlink()
-                     and not p.name.startswith("."))
+    subdirs = sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith("."))
     if direct or not subdirs:
         return [_learner(folder, folder.name, source)]
     return [_learner(d, d.name, f"{source}/{d.name}") for d in subdirs]

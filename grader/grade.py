@@ -42,10 +42,8 @@ class Submission:
     verdicts: list[Verdict] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     fingerprint: str = ""
+    internal: bool = False                # the grader itself failed on this learner (set by us only)
 
-    @property
-    def internal_error(self) -> bool:
-        return bool(self.problem and self.problem.startswith("internal grader error"))
 
     @property
     def total(self) -> float:
@@ -210,9 +208,10 @@ def _missing_message(name: str, cells) -> str:
 def _cell_error_text(errors: list[dict]) -> str:
     if not errors:
         return ""
-    e = errors[0]
-    line = f", line {e['line']}" if e.get("line") else ""
-    return f"cell {e.get('cell')}{line} raised {e.get('type')}: {str(e.get('message', ''))[:200]}"
+    e = errors[0]  # written by the child: every field is capped here, whatever its type
+    line = f", line {str(e.get('line'))[:10]}" if e.get("line") else ""
+    return (f"cell {str(e.get('cell'))[:10]}{line} raised {str(e.get('type'))[:100]}: "
+            f"{str(e.get('message', ''))[:200]}")
 
 
 def _unanswered(exercise, exercises: Exercises, status: str, message: str) -> Verdict:
@@ -252,21 +251,22 @@ def grade_batch(paths: list[Path], out: Path, limits: Limits | None = None, jobs
     if hasattr(report, "begin"):
         report.begin(len(learners), len(learners) - len(todo))
     workspace = Workspace(limits or Limits(), mode)
+    pool = ThreadPoolExecutor(max_workers=max(1, jobs))
     try:
-        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-            futures = {pool.submit(_grade_safely, x, exercises, workspace): x for x in todo}
-            for future in as_completed(futures):
-                sub = future.result()
-                batch.save(sub, learners)
-                report(sub, exercises)
-    finally:
+        futures = {pool.submit(_grade_safely, x, exercises, workspace): x for x in todo}
+        for future in as_completed(futures):
+            sub = future.result()
+            batch.save(sub, learners)
+            report(sub, exercises)
+    finally:  # on an error (an output file made unwritable mid-run), do not grade the rest
+        pool.shutdown(wait=True, cancel_futures=True)
         workspace.close()
     return batch.rebuild(learners)
 
 
 def _needs_grading(saved) -> bool:
     """Not saved yet, or saved with a grader failure (retried on every rerun)."""
-    return saved is None or saved.internal_error
+    return saved is None or saved.internal
 
 
 def _grade_safely(learner: Learner, exercises: Exercises, workspace: Workspace) -> Submission:
@@ -275,5 +275,6 @@ def _grade_safely(learner: Learner, exercises: Exercises, workspace: Workspace) 
             return grade_learner(learner, exercises, box)
     except Exception as exc:  # a grader bug costs one learner's row, not the batch
         return Submission(learner.name, [str(p) for p in learner.notebooks],
+                          internal=True,
                           problem=f"internal grader error ({type(exc).__name__}: {exc}); "
                                   "please report it", fingerprint=learner.fingerprint())

@@ -20,8 +20,8 @@ from . import notebook as nbk
 from .judge import Broken, NotAttempted, Raised, call_answer
 
 ROOT = Path(__file__).resolve().parent.parent
-STUDENT_GRADER_FILES = ("__init__.py", "check.py", "judge.py", "wire.py", "registry.py",
-                        "notebook.py", "stats.py")
+STUDENT_GRADER_FILES = ("__init__.py", "check.py", "judge.py", "naming.py", "outcomes.py", "seeds.py",
+                        "wire.py", "registry.py", "notebook.py", "stats.py")
 # The course's NumPy model in the student edition. Functions that are exercises
 # call the learner's own version (gpt2course/student.py reads it from their
 # exercise notebook); bookkeeping ships as it is; every other function is a

@@ -29,6 +29,9 @@ STATUSES = ("passed", "failed", "not_attempted", "missing", "broken")
 # Cells a spreadsheet would run as a formula (OWASP's list); real numbers are left alone.
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 _NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
+# The judge's verdicts that hold no learner text, matched whole: shown as plain words.
+_OWN_WORDS = re.compile(r"passed all \d+ tests|passed its 1 test|not attempted yet: replace the "
+                        r"`raise NotImplementedError` line with your code")
 
 
 def num(x: float) -> str:
@@ -40,10 +43,11 @@ def plain(text, limit: int = MAX_TEXT) -> str:
     """One line of printable characters, at most ``limit`` of them (then TRUNCATED):
     newlines, control characters and invisible ones (bidi overrides, zero-width) become
     spaces, and lone surrogates (they cannot be written as UTF-8) become '?'."""
-    text = str(text)[: limit * 4 + 64]  # bound the work before looking at each character
-    text = text.encode("utf-8", "replace").decode("utf-8")
+    text = str(text)
+    cut = len(text) > limit * 4  # bound the work before looking at each character
+    text = text[: limit * 4].encode("utf-8", "replace").decode("utf-8")
     text = " ".join("".join(c if c.isprintable() else " " for c in text).split())
-    return text if len(text) <= limit else text[:limit].rstrip() + TRUNCATED
+    return text[:limit].rstrip() + TRUNCATED if cut or len(text) > limit else text
 
 
 def md(text, limit: int = MAX_TEXT) -> str:
@@ -133,12 +137,15 @@ def feedback_md(s, exercises) -> str:
 
 def verdict_lines(v, exercises) -> list[str]:
     """The judge's message is the grader's sentence around learner text (what an exception
-    said, a cell number, a key of a returned dict), so it is shown as learner text; the
-    explanations of named mistakes it ends with come from the course's catalogue, so
-    they keep their Markdown once matched exactly."""
+    said, a cell number, a key of a returned dict), so it is shown as learner text, unless
+    it is wholly one of the judge's fixed sentences; the explanations of named mistakes
+    it ends with come from the course's catalogue, so they keep their Markdown once
+    matched exactly."""
     known = _explanations(exercises, v.exercise)
     tail = "".join(f"\n  Likely mistake: {m}. {known[m]}" for m in v.mistakes if m in known)
     text, trusted = v.message, []
+    if _OWN_WORDS.fullmatch(text):
+        return [text]
     if tail and all(m in known for m in v.mistakes) and text.endswith(tail):
         text = text[: -len(tail)]
         trusted = [f"Likely mistake: {m}. {known[m]}" for m in v.mistakes]

@@ -24,6 +24,7 @@ import os
 import selectors
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import sysconfig
@@ -372,19 +373,48 @@ def _kill_group(pid: int) -> None:
 
 
 def _collect(job: Path, n_cases: int) -> ChildRun:
-    path = job / "out" / "result.json"
+    """The child's result.json and arrays, read as a stranger's data: a regular file
+    (never a link or a FIFO), of bounded size, every field checked."""
     try:
-        if path.stat().st_size > MAX_RESULT_BYTES:
-            return ChildRun([], problem="the answers were too large to read")
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        text = _read_regular(job / "out" / "result.json", MAX_RESULT_BYTES)
+        raw = json.loads(text) if text is not None else None
+    except (ValueError, RecursionError):
+        return ChildRun([], problem="the grading process returned malformed data")
+    except OSError as exc:
+        return ChildRun([], problem=str(exc) if isinstance(exc, TooLarge) else None)
+    if raw is None:
         return ChildRun([])
-    if not isinstance(raw, dict):
+    if not isinstance(raw, dict) or not isinstance(raw.get("answers", []), list) \
+            or not isinstance(raw.get("cell_errors", []), list):
         return ChildRun([], problem="the grading process returned malformed data")
     load = wire.folder_loader(str(job / "out"))
-    answers = [_answer(a, load) for a in raw.get("answers", [])[:n_cases]]
+    answers = []
+    for tree in raw.get("answers", [])[:n_cases]:
+        try:
+            answers.append(_answer(tree, load))
+        except (ValueError, TypeError, RecursionError, OverflowError, MemoryError):
+            answers.append(Broken("its answer could not be read"))
     errors = [e for e in raw.get("cell_errors", []) if isinstance(e, dict)][:50]
     return ChildRun(answers, errors, raw.get("found") is True)
+
+
+class TooLarge(OSError):
+    pass
+
+
+def _read_regular(path: Path, limit: int) -> str | None:
+    """None when there is no such file; never blocks, never follows a link."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except FileNotFoundError:
+        return None
+    with os.fdopen(fd, "rb") as f:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise ValueError("not a regular file")
+        if info.st_size > limit:
+            raise TooLarge("the answers were too large to read")
+        return f.read(limit).decode("utf-8", "replace")
 
 
 def _answer(tree, load):
@@ -432,8 +462,12 @@ def _explain_exit(run: ChildRun, code, timed_out: bool, limits: Limits, job: Pat
 
 def _tail(path: Path, n: int) -> str:
     try:
-        with open(path, "rb") as f:
-            f.seek(max(0, os.path.getsize(path) - n))
-            return f.read().decode("utf-8", "replace")
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
     except OSError:
         return ""
+    with os.fdopen(fd, "rb") as f:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            return ""
+        f.seek(max(0, info.st_size - n))
+        return f.read(n).decode("utf-8", "replace")

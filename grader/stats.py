@@ -30,15 +30,21 @@ def tensor_stats(t) -> dict:
     stats = {"shape": list(t.shape), "dtype": str(t.dtype), "finite": bool(np.isfinite(t).all())}
     if not stats["finite"] or t.size == 0:
         return stats
-    v = t.astype(np.float64).ravel()
+    v = np.asarray(t, dtype=np.float64).ravel()  # no copy for float64
     lo, hi = float(v.min()), float(v.max())
     if lo == hi:
         return stats | {"constant": lo}
-    mean, std = float(v.mean()), float(v.std())
+    mean = float(v.mean())
+    centred = v - mean
+    var = float(np.dot(centred, centred)) / v.size
+    std = var ** 0.5
     head = v[:FINGERPRINT]
     norm = float(np.linalg.norm(head))
-    return stats | {"n": int(v.size), "mean": mean, "std": std,
-                    "kurtosis": float(np.mean(((v - mean) / std) ** 4)) if std else 0.0,
+    kurtosis = None
+    if v.size >= KURTOSIS_MIN_SIZE and var:  # the judge looks at it only for large tensors
+        sq = centred * centred
+        kurtosis = float(np.dot(sq, sq)) / v.size / (var * var)
+    return stats | {"n": int(v.size), "mean": mean, "std": std, "kurtosis": kurtosis,
                     "fingerprint": (head / norm).tolist() if norm and head.size == FINGERPRINT else None}
 
 

@@ -19,7 +19,8 @@ import numpy as np
 
 MAX_DEPTH = 8
 MAX_ITEMS = 10_000
-MAX_BLOB_BYTES = 512 * 2**20   # all arrays of one answer file together
+MAX_BLOB_BYTES = 512 * 2**20     # the file of all arrays of one job
+MAX_DECODED_BYTES = 256 * 2**20  # all arrays decoded from one job, references repeated or not
 
 
 @dataclass(frozen=True)
@@ -112,10 +113,11 @@ def decode(tree, load, make_config=None, depth: int = 0):
     if "plain" in tree:
         v = tree["plain"]
         return v if v is None or type(v) in (bool, str) else Unsupported("?", "malformed answer")
-    if "int" in tree:
-        return int(str(tree["int"])[:5000])
-    if "float" in tree:
-        return float(str(tree["float"]))
+    if "int" in tree or "float" in tree:
+        try:  # a stranger's text: too many digits, or not a number at all
+            return int(str(tree["int"])[:4000]) if "int" in tree else float(str(tree["float"])[:400])
+        except (ValueError, TypeError, OverflowError):
+            return Unsupported("?", "malformed number")
     if "npy" in tree or "bin" in tree:
         arr = load(tree.get("npy", tree.get("bin")))
         if isinstance(arr, Unsupported) or not tree.get("scalar"):
@@ -134,21 +136,22 @@ def decode(tree, load, make_config=None, depth: int = 0):
     return Unsupported("?", "malformed answer")
 
 
-def folder_loader(folder: str):
+def folder_loader(folder: str, budget: int = MAX_DECODED_BYTES):
     """``load(ref)`` for trees written by an Encoder into ``folder``: ``ref`` is a
-    [file, offset, dtype, shape] spec into a .bin file, or an .npy file name.
-    Every part of a ref is checked: it comes from untrusted output."""
+    [file, offset, dtype, shape] spec into a .bin file. Every part of a ref is
+    checked, it comes from untrusted output, and all the arrays one loader
+    returns together stay within ``budget`` bytes, checked before copying (one
+    large array referenced a million times must not become a million copies)."""
     blobs: dict[str, bytes | Unsupported] = {}
+    left = [budget]
 
     def load(ref):
-        if type(ref) is str:
-            return load_npy(folder, ref)
-        return _from_blob(folder, ref, blobs)
+        return _from_blob(folder, ref, blobs, left)
 
     return load
 
 
-def _from_blob(folder: str, ref, blobs: dict) -> np.ndarray | Unsupported:
+def _from_blob(folder: str, ref, blobs: dict, left: list) -> np.ndarray | Unsupported:
     bad = Unsupported("?", "malformed array reference")
     if type(ref) is not list or len(ref) != 4:
         return bad
@@ -165,15 +168,19 @@ def _from_blob(folder: str, ref, blobs: dict) -> np.ndarray | Unsupported:
         return bad
     if dt.kind not in "biufc" or dt.itemsize > 16 or dt.hasobject:
         return Unsupported(f"ndarray[{dtype}]", "array dtype is not numeric")
-    count = math.prod(shape)
+    size = math.prod(shape) * dt.itemsize
+    if size > left[0]:
+        return Unsupported("ndarray", "the answers were too large to read")
     if name not in blobs:
         blobs[name] = _read_blob(os.path.join(folder, name))
     blob = blobs[name]
     if isinstance(blob, Unsupported):
         return blob
-    if offset + count * dt.itemsize > len(blob):
+    if offset + size > len(blob):
         return bad
-    return np.frombuffer(blob, dtype=dt, count=count, offset=offset).reshape(shape).copy()
+    left[0] -= size
+    return np.frombuffer(blob, dtype=dt, count=size // dt.itemsize if dt.itemsize else 0,
+                         offset=offset).reshape(shape).copy()
 
 
 def _read_blob(path: str) -> bytes | Unsupported:
@@ -189,18 +196,6 @@ def _read_blob(path: str) -> bytes | Unsupported:
         if info.st_size > MAX_BLOB_BYTES:
             return Unsupported("ndarray", "the answers were too large to read")
         return f.read(MAX_BLOB_BYTES)
-
-
-def load_npy(folder: str, name) -> np.ndarray | Unsupported:
-    if type(name) is not str or os.sep in name or name.startswith("."):
-        return Unsupported("?", "malformed array reference")
-    try:
-        arr = np.load(os.path.join(folder, name), allow_pickle=False)
-    except Exception as exc:
-        return Unsupported("ndarray", f"unreadable array ({type(exc).__name__})")
-    if not is_plain_array(arr):
-        return Unsupported(f"ndarray[{arr.dtype}]", "array dtype is not numeric")
-    return arr
 
 
 def same_value(a, b) -> bool:

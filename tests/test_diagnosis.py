@@ -18,7 +18,8 @@ import pytest
 from gpt2course import numpy_gpt as ref
 from grader import registry
 from grader.check import evaluate, reference_pieces
-from grader.judge import call_answer, judge, mistake_answers_for, reference_answers, seed_mismatches
+from grader.judge import call_answer, judge, mistake_answers_for, reference_answers
+from grader.seeds import seed_mismatches
 from grader.lessons import _variants as V
 from grader.lessons.l03_mlp_block import _block_args as block_args
 from grader.lessons.l03_mlp_block import _mlp_args as mlp_args
@@ -487,3 +488,50 @@ def test_seed_mismatches_compare_summaries_as_well_as_arrays():
         found = seed_mismatches(cases, answers)
         assert list(found) == [2] and found[2].kind == "repeat" and found[2].earlier == 0
     assert seed_mismatches(cases, [ref.init_params(c.args["config"], c.args["seed"]) for c in cases]) == {}
+
+
+# ------------------------------------------------------------------ the same verdicts through the real batch grader
+def _through_the_cli():
+    """(learner id, exercise, source, expected mistake names or None for 'no name')."""
+    yield from ((f"uncatalogued_{k}", ex, src, []) for k, (_, ex, src) in enumerate(UNCATALOGUED))
+    yield from ((f"inside_{k}", ex, src, [m]) for k, (_, ex, src, m) in enumerate(INSIDE))
+    yield from ((f"seed_{k}", "init_gpt", src, [m]) for k, (_, src, m) in enumerate(SEED_LEARNERS))
+    yield ("in_place_block", "block", block_source().replace("x = x + ", "x += "), None)
+
+
+@pytest.fixture(scope="module")
+def batch_report(tmp_path_factory):
+    """One class graded by `python -m grader grade` (sandboxed children, answers decoded
+    from files): check() and the batch grader must agree on points and names."""
+    import json
+    import subprocess
+    import sys
+
+    import nbformat
+    from nbbuild import code, notebook
+
+    base = tmp_path_factory.mktemp("diagnosis")
+    for name, exercise, source, _ in _through_the_cli():
+        lesson = registry.get(exercise).lesson
+        nb = notebook([code("import math\nimport numpy as np"), code(source)], lesson=lesson)
+        (base / "class" / name).mkdir(parents=True)
+        nbformat.write(nb, base / "class" / name / f"{lesson}.ipynb")
+    out = base / "out"
+    proc = subprocess.run([sys.executable, "-m", "grader", "grade", str(base / "class"), "--out", str(out),
+                           "--jobs", "2"], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    report = json.loads((out / "report.json").read_text())
+    return {s["name"]: {v["exercise"]: v for v in s["verdicts"]} for s in report["submissions"]}
+
+
+@pytest.mark.parametrize("name, exercise, source, names",
+                         [pytest.param(*row, id=row[0]) for row in _through_the_cli()])
+def test_batch_grader_agrees_with_check(batch_report, name, exercise, source, names):
+    fn = learner(exercise, source)
+    here, there = evaluate(fn), batch_report[name][exercise]
+    assert there["points"] < 1 and there["status"] in ("failed", "broken")
+    assert (there["points"], there["mistakes"]) == (here.points, here.mistakes)
+    if names is not None:
+        assert there["mistakes"] == names
+    else:
+        assert "changed its input `x` in place" in there["message"]

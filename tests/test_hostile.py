@@ -132,9 +132,28 @@ ROUTES = {
                       0, "failed", "not allowed while grading: a relative path with '..'"),
 }
 HOSTILE |= ROUTES
+# The learner's code forges the child's output, then ends the child before it writes its own.
+OUT_FILE = "import os, json\nout = os.path.join(os.path.dirname(os.getcwd()), 'out')\n"
+FORGED = {
+    "forged_fifo": (embed_doing(OUT_FILE + "os.replace(os.path.join(out, 'result.json'), os.path.join(out, 'x'))\n"
+                                "os.mkfifo(os.path.join(out, 'result.json'))\nos._exit(0)"),
+                    0, "broken", "malformed data"),
+    "forged_big_int": (embed_doing(OUT_FILE + "r = {'found': True, 'cell_errors': [], 'answers': "
+                                   "[{'value': {'int': '9' * 100000}}] * 20}\n"
+                                   "open(os.path.join(out, 'result.json'), 'w').write(json.dumps(r))\nos._exit(0)"),
+                       0, "failed", "expected a NumPy array"),  # read safely, scored as given
+    "forged_repeats": (embed_doing(OUT_FILE + "open(os.path.join(out, 'big.bin'), 'wb').write(bytes(2**24))\n"
+                                   "ref = {'bin': ['big.bin', 0, '<f8', [2**21]]}\n"
+                                   "r = {'found': True, 'cell_errors': [], 'answers': "
+                                   "[{'value': {'list': [ref] * 5000}}] * 20}\n"
+                                   "open(os.path.join(out, 'result.json'), 'w').write(json.dumps(r))\nos._exit(0)"),
+                       0, "failed", "expected a NumPy array"),  # at most 256 MB decoded
+}
+HOSTILE |= FORGED
 # a stated rule: the function must leave its inputs as they were
 HOSTILE["in_place"] = (embed_doing("out = wte[idx] + wpe[:idx.shape[-1]]\nwte[...] = 0\nreturn out"), 0, "failed",
                        "changed its input `wte` in place")
+CLASS_SIZE = 64
 MISTAKE = {"mistake_positions": (embed_doing("return wte[idx] + wpe[idx]"), 0, "failed",
                                  "position rows looked up by token id")}
 
@@ -166,7 +185,7 @@ def graded_class(tmp_path_factory, request):
     klass = base / "class"
     for name, (cell, *_rest) in {**HOSTILE, **MISTAKE}.items():
         write_learner(klass / name, [cell.format(OUT=base / "out") if "{OUT}" in cell else cell, GOOD_ONE_HOT])
-    for i in range(50 - len(HOSTILE) - len(MISTAKE) - 3):  # the rest of a class of 50
+    for i in range(CLASS_SIZE - len(HOSTILE) - len(MISTAKE) - 3):  # the rest of the class
         write_learner(klass / f"correct_{i:02d}", [GOOD_EMBED, GOOD_ONE_HOT])
     (klass / "bad_json").mkdir()
     (klass / "bad_json" / "01_embeddings.ipynb").write_text('{"cells": [')
@@ -188,7 +207,7 @@ def graded_class(tmp_path_factory, request):
 def test_gradebook_is_complete(graded_class):
     rows, report, _ = graded_class
     names = [r["submission"] for r in rows]
-    assert len(names) == len(set(names)) == 50
+    assert len(names) == len(set(names)) == CLASS_SIZE
     assert list(rows[0]) == ["submission", "embed", "one_hot_embed", "total", "max_total", "problem"]
 
 

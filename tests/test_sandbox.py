@@ -90,3 +90,22 @@ def test_workspace_is_private_and_removed():
     box.close()
     ws.close()
     assert not root.exists()
+
+
+def test_decoding_a_stranger_s_arrays_has_a_budget(tmp_path):
+    """A result that names one large array a thousand times is refused before copying."""
+    import numpy as np
+
+    from grader import wire
+
+    (tmp_path / "a.bin").write_bytes(np.zeros(2**17).tobytes())  # 1 MiB
+    ref = {"bin": ["a.bin", 0, "<f8", [2**17]]}
+    tree = {"list": [ref] * 1000}
+    decoded = wire.decode(tree, wire.folder_loader(str(tmp_path), budget=8 * 2**20))
+    arrays = [x for x in decoded if isinstance(x, np.ndarray)]
+    refused = [x for x in decoded if isinstance(x, wire.Unsupported)]
+    assert len(arrays) == 8 and len(refused) == 992 and "too large" in refused[0].reason
+    for bad in (["../a.bin", 0, "<f8", [1]], ["a.bin", -1, "<f8", [1]], ["a.bin", 0, "|O", [1]],
+                ["a.bin", 0, "<f8", [2**40]], ["a.bin", 2**20, "<f8", [2]], "a.npy"):
+        assert isinstance(wire.decode({"bin": bad}, wire.folder_loader(str(tmp_path))), wire.Unsupported)
+    assert isinstance(wire.decode({"int": "9" * 100_000}, None), (int, wire.Unsupported))

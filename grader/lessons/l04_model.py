@@ -22,7 +22,7 @@ LESSON = "04_model_init"
 # order, so answers are compared tensor by tensor through summary statistics.
 #
 # Reproducible from `seed`: the judge compares cases with each other too
-# (judge.seed_mismatches, in grader/judge.py, shared by check(), the batch
+# (seeds.seed_mismatches, in grader/seeds.py, shared by check(), the batch
 # grader and the student edition). Two cases with the same config and seed must
 # give the same numbers, and two with the same config and different seeds
 # different numbers; it compares the summaries' fingerprints (a tensor's first

@@ -1,0 +1,115 @@
+"""The seed rule: a function given a ``seed`` must be reproducible from it.
+
+Judged across cases on the statistics summaries of grader/stats.py, which is
+all the student edition stores of an answer.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from .stats import summarize
+from .wire import is_plain_array
+
+
+@dataclass(frozen=True)
+class SeedMismatch:
+    """How a case compares with the case ``earlier`` (the same other arguments): kind
+    "repeat" (another seed, the same numbers) or "differ" (the same seed, other
+    numbers), first seen in the tensor ``key``."""
+
+    earlier: int
+    kind: str
+    key: str
+
+    def same_as(self, other) -> bool:
+        return isinstance(other, SeedMismatch) and (self.earlier, self.kind) == (other.earlier, other.kind)
+
+    def describe(self) -> str:
+        if self.kind == "repeat":
+            return (f"another seed gave the same numbers as test {self.earlier + 1} ({self.key!r} "
+                    "starts with the same values): the arrays must come from the seed argument, "
+                    "through np.random.default_rng(seed)")
+        return (f"the config and seed of test {self.earlier + 1} gave other numbers ({self.key!r} "
+                "differs): the same seed must give the same arrays, so create the generator "
+                "from the seed argument, np.random.default_rng(seed)")
+
+
+def seed_mismatches(cases, answers) -> dict[int, SeedMismatch]:
+    """A function given a ``seed`` argument must be reproducible from it: two cases
+    whose other arguments are equal must give the same dict of arrays when their
+    seeds are equal, and different arrays (no random tensor starting with the same
+    values) when they are not. Returns {later case: mismatch with the first earlier
+    case that shows one}.
+
+    One case cannot show this, so the judge compares cases in order. It compares the
+    summaries of grader/stats.py (each random tensor's leading values, normalised,
+    plus its statistics), which is all the student edition stores of an answer, so
+    check(), the batch grader and the student edition judge alike. Cases without a
+    ``seed`` argument, and answers that are not dicts, are left alone.
+    """
+    seeded = [i for i, c in enumerate(cases) if "seed" in c.args and isinstance(answers[i], dict)]
+    if len(seeded) < 2:
+        return {}
+    summaries = {i: summarize(answers[i]) for i in seeded}
+    found = {}
+    for n, j in enumerate(seeded):
+        for i in seeded[:n]:
+            if not _same_but_seed(cases[i].args, cases[j].args):
+                continue
+            if _equal(cases[i].args["seed"], cases[j].args["seed"]):
+                kind, key = "differ", _first_different(summaries[i], summaries[j])
+            else:
+                kind, key = "repeat", _first_repeated(summaries[i], summaries[j])
+            if key is not None:
+                found[j] = SeedMismatch(i, kind, key)
+                break
+    return found
+
+
+def _equal(a, b) -> bool:
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return is_plain_array(a) and is_plain_array(b) and a.dtype == b.dtype and np.array_equal(a, b)
+    try:
+        return bool(type(a) is type(b) and a == b)
+    except Exception:
+        return False
+
+
+def _same_but_seed(a: dict, b: dict) -> bool:
+    return set(a) == set(b) and all(_equal(a[k], b[k]) for k in a if k != "seed")
+
+
+def _first_different(a: dict, b: dict) -> str | None:
+    for key in list(a) + [k for k in b if k not in a]:
+        if key not in a or key not in b or not _close_stats(a[key], b[key]):
+            return key
+    return None
+
+
+def _close_stats(a, b) -> bool:
+    """Two tensors' statistics equal up to rounding (plain floats: math, not NumPy, for speed)."""
+    if not (isinstance(a, dict) and isinstance(b, dict)) or set(a) != set(b):
+        return a == b
+    return all(_close(a[k], b[k]) for k in a)
+
+
+def _close(x, y) -> bool:
+    if isinstance(x, list) and isinstance(y, list):
+        return len(x) == len(y) and all(_close(p, q) for p, q in zip(x, y))
+    if isinstance(x, (int, float)) and isinstance(y, (int, float)) \
+            and not isinstance(x, bool) and not isinstance(y, bool):
+        return math.isclose(x, y, rel_tol=1e-9, abs_tol=1e-12)
+    return x == y
+
+
+def _first_repeated(a: dict, b: dict) -> str | None:
+    for key in a:
+        f = a[key].get("fingerprint") if isinstance(a[key], dict) else None
+        g = b[key].get("fingerprint") if isinstance(b.get(key), dict) else None
+        if f is not None and g is not None and len(f) == len(g) and \
+                all(math.isclose(p, q, rel_tol=0.0, abs_tol=1e-9) for p, q in zip(f, g)):
+            return key
+    return None
