@@ -150,6 +150,25 @@ FORGED = {
                        0, "failed", "expected a NumPy array"),  # at most 256 MB decoded
 }
 HOSTILE |= FORGED
+SITE = next(p for p in sys.path if p.endswith("site-packages"))
+# Attacks on classmates, the grader and the machine (issue: the grader's trusted side).
+ATTACKS = {
+    "sibling_folders": (embed_doing("import os\nws = os.path.dirname(os.path.dirname(os.path.dirname(os.getcwd())))\n"
+                                    "for d in os.listdir(ws):\n    os.listdir(os.path.join(ws, d))\nreturn wte[idx]"),
+                        0, "failed", "not allowed while grading: access to"),
+    "grader_memory": (embed_doing("import os\nopen(f'/proc/{os.getppid()}/mem', 'rb').read(16)\nreturn wte[idx]"),
+                      0, "failed", "not allowed while grading: access to '/proc/"),
+    "pth_file": (embed_doing(f"open({SITE + '/zz_evil.pth'!r}, 'w').write('import os')\nreturn wte[idx]"),
+                 0, "failed", "outside the scratch folder"),
+    "udp": (embed_doing("import socket\ns = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)\n"
+                        "s.sendto(b'source', ('127.0.0.1', 9))\nreturn wte[idx]"),
+            0, "failed", "network access"),
+    "fork_exec": (embed_doing("import _posixsubprocess\nreturn wte[idx]"), 0, "failed", "starting a program"),
+    "erase_refusals": (embed_doing("import os\ntry:\n    open('/etc/hostname').read()\nexcept PermissionError:\n"
+                                   "    pass\nos.close(3)\nreturn wte[idx]"),
+                       0, "failed", "refused access to '/etc/hostname'"),
+}
+HOSTILE |= ATTACKS
 # a stated rule: the function must leave its inputs as they were
 HOSTILE["in_place"] = (embed_doing("out = wte[idx] + wpe[:idx.shape[-1]]\nwte[...] = 0\nreturn out"), 0, "failed",
                        "changed its input `wte` in place")
@@ -202,6 +221,26 @@ def graded_class(tmp_path_factory, request):
     rows = list(csv.DictReader((out / "gradebook.csv").open()))
     report = {s["name"]: s for s in json.loads((out / "report.json").read_text())["submissions"]}
     return rows, report, out
+
+
+def test_nothing_outlives_the_batch_and_the_gradebook_stays_put(graded_class):
+    import time
+
+    _, _, out = graded_class
+    before = {p: p.read_bytes() for p in (out / "gradebook.csv", out / "report.json")}
+    time.sleep(1.5)  # long enough for anything a learner left behind to act
+    assert {p: p.read_bytes() for p in before} == before
+    leftovers = subprocess.run(["pgrep", "-f", "gpt2-grading-"], capture_output=True, text=True).stdout
+    assert leftovers.strip() == ""
+    assert not os.path.exists(os.path.join(SITE, "zz_evil.pth"))
+
+
+def test_no_feedback_file_exceeds_its_cap(graded_class):
+    from grader import report
+
+    _, _, out = graded_class
+    sizes = [p.stat().st_size for p in (out / "feedback").rglob("feedback.md")]
+    assert sizes and max(sizes) <= report.MAX_FEEDBACK
 
 
 def test_gradebook_is_complete(graded_class):
