@@ -9,7 +9,7 @@ TORCH_INDEX ?=
 PIP_TORCH_FLAGS := $(if $(TORCH_INDEX),--index-url $(TORCH_INDEX),)
 STAMP := $(VENV)/.installed
 
-.PHONY: lab test stubs outputs bwrap bench clean
+.PHONY: lab test stubs outputs bwrap chromium bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -35,7 +35,15 @@ bwrap:
 	    { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q bubblewrap >/dev/null 2>&1; }; }; } || \
 	  echo "note: bubblewrap (bwrap) is not installed: tests of --isolation namespaces are skipped"
 
-test: $(STAMP) bwrap
+# The browser tests (tests/test_browser.py) drive Debian's Chromium with Playwright: install it
+# where we may (root with apt); elsewhere they are skipped with a note.
+chromium:
+	@test -x /usr/bin/chromium || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
+	  { apt-get install -y -q chromium >/dev/null 2>&1 || \
+	    { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q chromium >/dev/null 2>&1; }; }; } || \
+	  echo "note: chromium is not installed: the browser tests (tests/test_browser.py) are skipped"
+
+test: $(STAMP) bwrap chromium
 	$(BIN)/python -m grader stubs --check
 	$(BIN)/python -m pytest tests
 	$(BIN)/python -m pytest --nbval --nbval-current-env -p no:cacheprovider notebooks exercises solutions

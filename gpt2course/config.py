@@ -57,3 +57,7 @@ GPT2_FAMILY = {
     "gpt2-large": GPTConfig(vocab_size=50257, block_size=1024, n_layer=36, n_embd=1280, n_head=20),
     "gpt2-xl": GPTConfig(vocab_size=50257, block_size=1024, n_layer=48, n_embd=1600, n_head=25),
 }
+
+# GPT-3's largest model (Brown et al., 2020, table 2.1), for counting only: the
+# same block as GPT-2 at d = 12288, 96 layers of 96 heads and a 2048-token context.
+GPT3_175B = GPTConfig(vocab_size=50257, block_size=2048, n_layer=96, n_embd=12288, n_head=96)

@@ -40,3 +40,67 @@ def _to_numpy(tensor) -> np.ndarray:
     if hasattr(tensor, "detach"):
         return tensor.detach().cpu().numpy()
     return np.asarray(tensor)
+
+
+# ----------------------------------------------------------------- into the PyTorch module
+# The checkpoint's Conv1D layers store their weights (in, out); nn.Linear stores
+# (out, in). Exactly these four get a transpose; the embeddings, biases and
+# LayerNorm parameters are copied as they are.
+LINEAR_WEIGHTS = ("attn.c_attn.weight", "attn.c_proj.weight", "mlp.c_fc.weight", "mlp.c_proj.weight")
+_TIED = ("lm_head.weight", "transformer.wte.weight")
+
+
+def is_linear_weight(name: str) -> bool:
+    return name.endswith(LINEAR_WEIGHTS)
+
+
+def module_name(name: str) -> str:
+    """Course name -> the module's: 'wte' -> 'transformer.wte.weight', 'h.0.x' -> 'transformer.h.0.x'."""
+    return f"transformer.{name}.weight" if name in ("wte", "wpe") else f"transformer.{name}"
+
+
+def module_arrays_from_params(params: dict, model: dict) -> dict[str, np.ndarray]:
+    """The course's parameter dict (Conv1D layout) as the module's parameters.
+
+    ``model`` maps each parameter name of the module (``named_parameters()``:
+    the tied head counted once, as transformer.wte.weight) to an array of its
+    shape and dtype. Returns new arrays under the same names.
+    """
+    return _fill(model, {module_name(k): v for k, v in params.items()}, "the parameter dict")
+
+
+def module_arrays_from_state_dict(model: dict, state_dict: dict) -> dict[str, np.ndarray]:
+    """A Hugging Face / OpenAI GPT-2 state dict as the module's parameters (see above).
+
+    Mask buffers are skipped; lm_head.weight, when present, must equal the token
+    table (the head is tied, so the module has no tensor of its own for it).
+    """
+    source = {k: _to_numpy(v) for k, v in state_dict.items() if not _BUFFER.search(k)}
+    head = source.pop(_TIED[0], None)
+    if head is not None and _TIED[1] in source and not np.array_equal(head, source[_TIED[1]]):
+        raise ValueError("lm_head.weight differs from transformer.wte.weight: this checkpoint's "
+                         "head is not tied, so it is not GPT-2")
+    return _fill(model, source, "the state dict")
+
+
+def _fill(model: dict, source: dict, what: str) -> dict[str, np.ndarray]:
+    missing = [k for k in model if k not in source]
+    unexpected = [k for k in source if k not in model]
+    if missing or unexpected:
+        raise ValueError(f"{what} does not fit the model: missing key(s) {_few(missing)}, "
+                         f"unexpected key(s) {_few(unexpected)}")
+    out = {}
+    for name, target in model.items():
+        value = np.asarray(source[name])
+        if is_linear_weight(name):
+            value = value.T  # Conv1D (in, out) -> nn.Linear (out, in)
+        if value.shape != np.shape(target):
+            layout = " after the Conv1D -> nn.Linear transpose" if is_linear_weight(name) else ""
+            raise ValueError(f"shape mismatch for {name}: {what} gives {value.shape}{layout}, "
+                             f"the model needs {tuple(np.shape(target))}")
+        out[name] = value.astype(np.asarray(target).dtype)  # a new array, in the model's dtype
+    return out
+
+
+def _few(keys: list, n: int = 4) -> str:
+    return "[" + ", ".join(keys[:n]) + (", ..." if len(keys) > n else "") + "]" if keys else "none"

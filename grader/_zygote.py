@@ -36,6 +36,9 @@ import types
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REFUSALS_FD = 3  # the child's refusal log, inherited as fd 3
+# Libraries a learner may use that need, while importing, something the child refuses
+# (torch loads native code through ctypes): imported by the zygote, only when asked.
+PRELOADABLE = ("torch",)
 
 
 def load_file(name, path):
@@ -78,6 +81,9 @@ def main(setup_path):
         folder = request["cases"]
         if folder not in cases:
             cases[folder] = load_cases(wire, folder, config_type)
+        for name in request.get("preload", []):  # trusted imports, before any door closes
+            if name in PRELOADABLE:
+                importlib.import_module(name)
         replies.write(json.dumps(run_child(request, cases[folder], setup)) + "\n")
 
 

@@ -24,8 +24,8 @@ def about_check(lesson: str, edition: str) -> str:
     example = names[0] if names else "your_function"
     if edition == COURSE:
         what = ("`check` runs your function on the public examples and on hidden tests (other "
-                "shapes, float32 and float64 inputs, edge cases) and, when your answer matches a "
-                "classic mistake, names it.")
+                "inputs and edge cases, and both float dtypes where the exercise has a dtype rule) "
+                "and, when your answer matches a classic mistake, names it.")
     else:
         what = ("`check` runs your function on the public examples of this edition (in float32 "
                 "and float64 where the exercise has a dtype rule) and, when your answer matches a "

@@ -5,6 +5,8 @@ mistake is named only when the cases leave no doubt (see name_mistakes).
 """
 from __future__ import annotations
 
+import re
+
 from .judge import _judge_one, case_reasons, mentions_all, mistake_answers_for, value_mismatch
 from .outcomes import Broken, ChangedInputs, NotAttempted, Raised
 from .registry import Case, Mistake
@@ -25,7 +27,8 @@ def same_behaviour(answer, other, case: Case, tol: float) -> bool:
         if not (isinstance(answer, Raised) and isinstance(other, Raised)):
             return False
         return (answer.type_name == other.type_name
-                and mentions_all(answer.message, case.mention) == mentions_all(other.message, case.mention))
+                and mentions_all(answer.message, case.mention) == mentions_all(other.message, case.mention)
+                and _same_subject(answer.message, other.message))
     return value_mismatch(answer, other, tol) is None
 
 
@@ -94,3 +97,14 @@ def name_mistakes(exercise: Exercise, cases, answers, expected, failed: list[int
              and failed_set <= ok[a.name] | ok[b.name]
              and fails[a.name] <= ok[a.name] and fails[b.name] <= ok[b.name]]
     return pairs[0] if len(pairs) == 1 else []
+
+
+_NAMES = re.compile(r"\b[A-Za-z_]\w*(?:\.\w+){2,}\b")  # dotted names: 'transformer.h.0.attn.c_attn.weight'
+
+
+def _same_subject(message: str, other: str) -> bool:
+    """Two errors of one type are alike only if, when the variant's message names
+    parameters, the learner's names one of them too: a missing key and a wrong shape
+    both raise ValueError, and are not the same mistake."""
+    theirs = set(_NAMES.findall(other))
+    return not theirs or bool(theirs & set(_NAMES.findall(message)))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import json
 import shutil
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import nbformat
@@ -22,18 +23,38 @@ from .judge import Broken, NotAttempted, Raised, call_answer
 ROOT = Path(__file__).resolve().parent.parent
 STUDENT_GRADER_FILES = ("__init__.py", "check.py", "judge.py", "naming.py", "outcomes.py", "seeds.py",
                         "wire.py", "registry.py", "notebook.py", "stats.py")
-# The course's NumPy model in the student edition. Functions that are exercises
-# call the learner's own version (gpt2course/student.py reads it from their
-# exercise notebook); bookkeeping ships as it is; every other function is a
-# piece of an exercise's answer and is left out.
-MODEL_KEEPS = {"config_from_params", "param_shapes", "count_params", "softmax", "cross_entropy"}
-MODEL_BRIDGES = {  # numpy_gpt function -> the exercise that computes it
-    "embed": "embed", "layer_norm": "layer_norm", "causal_self_attention": "causal_self_attention",
-    "gelu_tanh": "gelu_tanh", "mlp": "mlp", "block": "block", "gpt_logits": "gpt_logits",
-    "init_params": "init_gpt",
+# The course's own code in the student edition. In each module listed here,
+# functions that are exercises call the learner's own version (gpt2course/student.py
+# reads it from their exercise notebook); bookkeeping ships as it is; every other
+# function is a piece of an exercise's answer and is left out. Modules not listed
+# ship unchanged (they hold no exercise's answer).
+@dataclass(frozen=True)
+class StudentModule:
+    keeps: frozenset = frozenset()   # functions that ship as they are (and every check_*)
+    bridges: dict = field(default_factory=dict)   # function -> the exercise that computes it
+    bodies: dict = field(default_factory=dict)    # a bridge whose call needs more than passing its args
+    methods: dict = field(default_factory=dict)   # method -> (exercise, call arguments), bridged in place
+
+
+STUDENT_MODULES = {
+    "numpy_gpt.py": StudentModule(
+        keeps=frozenset({"config_from_params", "param_shapes", "count_params", "softmax", "cross_entropy"}),
+        bridges={"embed": "embed", "layer_norm": "layer_norm", "causal_self_attention": "causal_self_attention",
+                 "gelu_tanh": "gelu_tanh", "mlp": "mlp", "block": "block", "gpt_logits": "gpt_logits",
+                 "init_params": "init_gpt"},
+        bodies={"init_params": "return _student.as_dtype(_student.call('init_gpt', config, seed), dtype)"}),
+    "loading.py": StudentModule(
+        keeps=frozenset({"course_name", "params_from_state_dict", "_to_numpy", "is_linear_weight", "module_name"}),
+        bridges={"module_arrays_from_params": "numpy_to_torch",
+                 "module_arrays_from_state_dict": "load_hf_state_dict"},
+        # the exercise takes NumPy arrays; a lesson may hand over torch tensors
+        bodies={"module_arrays_from_state_dict": "return _student.call('load_hf_state_dict', model, "
+                                                 "{k: _to_numpy(v) for k, v in state_dict.items()})"}),
+    "config.py": StudentModule(
+        methods={"n_params": ("count_gpt2_params", "self.vocab_size, self.block_size, self.n_embd, "
+                                                   "self.n_layer, tied=tied, bias=biases")}),
 }
-BRIDGE_BODY = {"init_params": "return _student.as_dtype(_student.call('init_gpt', config, seed), dtype)"}
-HIDDEN_BODY = ('raise NotImplementedError("numpy_gpt.{name} is part of an exercise\'s answer, so the student '
+HIDDEN_BODY = ('raise NotImplementedError("{module}.{name} is part of an exercise\'s answer, so the student '
                'edition leaves it out. The exercises themselves (numpy_gpt.embed, numpy_gpt.block, ...) run '
                'your own code.")')
 LESSON_NOTE = (
@@ -130,22 +151,36 @@ def exercise_entry(exercise, enc: wire.Encoder) -> dict:
     }
 
 
-def student_model(source: str) -> str:
-    """The course's model for the student edition: exercises call the learner's
+def student_module(source: str, name: str, spec: StudentModule) -> str:
+    """One module of the course for the student edition: exercises call the learner's
     own functions, bookkeeping and checks stay, the other pieces are left out."""
     tree = ast.parse(source)
     for node in tree.body:
-        if not isinstance(node, ast.FunctionDef) or node.name in MODEL_KEEPS or node.name.startswith("check_"):
+        if not isinstance(node, ast.FunctionDef) or node.name in spec.keeps or node.name.startswith("check_"):
             continue
-        if node.name in MODEL_BRIDGES:
+        if node.name in spec.bridges:
             args = ", ".join(a.arg for a in node.args.posonlyargs + node.args.args)
-            body = BRIDGE_BODY.get(node.name, f"return _student.call({MODEL_BRIDGES[node.name]!r}, {args})")
+            body = spec.bodies.get(node.name, f"return _student.call({spec.bridges[node.name]!r}, {args})")
         else:
-            body = HIDDEN_BODY.format(name=node.name)
-        doc = ast.get_docstring(node)
-        node.body = ([ast.Expr(ast.Constant(doc))] if doc else []) + ast.parse(body).body
+            body = HIDDEN_BODY.format(module=name.removesuffix(".py"), name=node.name)
+        _replace_body(node, body)
+    for node in ast.walk(tree):  # methods: bridged in place, imported late (no import cycle)
+        if isinstance(node, ast.FunctionDef) and node.name in spec.methods:
+            exercise, args = spec.methods[node.name]
+            _replace_body(node, f"from . import student as _student\nreturn _student.call({exercise!r}, {args})")
+    if spec.keeps or spec.bridges:
+        _mark_student_module(tree)
+    return ast.unparse(tree) + "\n"
+
+
+def _replace_body(node: ast.FunctionDef, body: str) -> None:
+    doc = ast.get_docstring(node)
+    node.body = ([ast.Expr(ast.Constant(doc))] if doc else []) + ast.parse(body).body
+
+
+def _mark_student_module(tree: ast.Module) -> None:
     note = ast.Expr(ast.Constant(
-        "GPT-2 in NumPy, student edition: the functions that are exercises run the learner's own code\n"
+        "Student edition: the functions that are exercises run the learner's own code\n"
         "(see gpt2course/student.py); the rest of the course's reference is not included."))
     if tree.body and isinstance(tree.body[0], ast.Expr) and isinstance(tree.body[0].value, ast.Constant):
         tree.body[0] = note
@@ -155,7 +190,6 @@ def student_model(source: str) -> str:
                         and getattr(n, "module", None) != "__future__")
     tree.body.insert(first_import, ast.parse("from . import student as _student").body[0])
     tree.body.append(ast.parse("_student.install()").body[0])
-    return ast.unparse(tree) + "\n"
 
 
 def mark_lessons(folder: Path) -> None:
@@ -204,8 +238,9 @@ def build_release(out: Path, force: bool = False) -> Path:
         shutil.copytree(ROOT / folder, out / folder, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
     package = out / "gpt2course"
     shutil.copytree(ROOT / "gpt2course", package, ignore=shutil.ignore_patterns("__pycache__"))
-    model = package / "numpy_gpt.py"
-    model.write_text(student_model(model.read_text()))
+    for name, spec in STUDENT_MODULES.items():
+        module = package / name
+        module.write_text(student_module(module.read_text(), name, spec))
     (package / "edition.json").write_text(json.dumps(edition_map(), indent=1))
     (package / "stored_outputs.json").write_text(json.dumps(stored_outputs(out / "notebooks")))
     mark_lessons(out / "notebooks")

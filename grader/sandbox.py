@@ -21,6 +21,7 @@ import ast
 import inspect
 import json
 import os
+import re
 import selectors
 import shutil
 import signal
@@ -44,6 +45,8 @@ CLOSED_MODULES = ("grader", "solutions", "gpt2course.numpy_gpt", "gpt2course.loa
                   "gpt2course.student")
 MAX_RESULT_BYTES = 64 * 2**20
 ISOLATIONS = ("auto", "namespaces", "python")
+# Learner cells that import torch get it preloaded by their grading process (see _zygote).
+TORCH_IMPORT = re.compile(r"^\s*(import torch|from torch\b)", re.M)
 
 
 @dataclass(frozen=True)
@@ -316,8 +319,9 @@ class LearnerSandbox:
         spec = {"cells": [{"index": c.index, "source": c.source} for c in cells],
                 "function": name, "pieces": pieces}
         (job / "job.json").write_text(json.dumps(spec), encoding="utf-8")
-        reply = self._ask({"job": str(job), "cases": str(cases_dir), "wall_s": limits.wall_s},
-                          timeout=limits.wall_s + 30)
+        preload = ["torch"] if any(TORCH_IMPORT.search(c.source) for c in cells) else []
+        reply = self._ask({"job": str(job), "cases": str(cases_dir), "wall_s": limits.wall_s,
+                           "preload": preload}, timeout=limits.wall_s + 30)
         run = _collect(job, n_cases)
         if reply is None:
             run.problem = run.problem or "the grading process stopped answering (it was restarted)"

@@ -1,0 +1,449 @@
+"""The course in a real browser: JupyterLab + Chromium, driven by Playwright.
+
+Starts its own JupyterLab (isolated config, data, runtime and IPython folders;
+the venv's share/jupyter is kept, so the lab settings overrides and the
+python3 kernel are found), then
+
+- opens every lesson in notebooks/*.ipynb, checks that no dialog shows
+  (no "Select Kernel", no news prompt), clears the outputs, runs all cells and
+  checks that no cell shows an error, that every cell with a saved image shows
+  a loaded image again, and that saved widgets render (the parameter explorer's
+  slider changes its count); a full-page screenshot of each lesson goes to
+  SCREENSHOTS;
+- types a correct `embed` and a classic mistake into a copy of the first
+  exercise notebook and checks what `check(embed)` prints.
+
+Needs Playwright for Python and a Chromium (Debian: `apt-get install chromium`;
+another binary: GPT2_BROWSER_CHROMIUM=/path); without them the tests are
+skipped with one line saying so. The notebooks on
+disk are never written (autosave is off; the server log must show no save)
+and checkpoints go to the temporary folder.
+"""
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+LESSONS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+EXERCISE = ROOT / "exercises" / "01_embeddings_exercises.ipynb"
+SCRATCH = ROOT / ".browser-tmp"          # served copies of exercise notebooks; removed afterwards
+SCREENSHOTS = Path("/tmp/gpt2-browser-screenshots")
+JUPYTER_LAB = Path(sys.executable).parent / "jupyter-lab"
+CHROMIUM_CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome")
+
+SERVER_START_S = 90
+KERNEL_READY_MS = 90_000
+LESSON_RUN_MS = 150_000
+CELL_MS = 60_000
+
+
+def _chromium() -> str | None:
+    env = os.environ.get("GPT2_BROWSER_CHROMIUM")
+    for candidate in (env,) if env else CHROMIUM_CANDIDATES:
+        if candidate and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+try:
+    from playwright.sync_api import sync_playwright
+except ImportError:  # pragma: no cover - depends on the machine
+    pytest.skip("browser tests skipped: Playwright for Python is not installed "
+                "(pip install playwright)", allow_module_level=True)
+CHROMIUM = _chromium()
+if CHROMIUM is None:  # pragma: no cover - depends on the machine
+    _looked = os.environ.get("GPT2_BROWSER_CHROMIUM") or ", ".join(CHROMIUM_CANDIDATES)
+    pytest.skip(f"browser tests skipped: no Chromium found ({_looked}; Debian: apt-get install chromium)",
+                allow_module_level=True)
+if not JUPYTER_LAB.exists():  # pragma: no cover
+    pytest.skip(f"browser tests skipped: {JUPYTER_LAB} not found", allow_module_level=True)
+
+
+# --------------------------------------------------------------------------- server
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _api(base: str, token: str, path: str, method: str = "GET"):
+    request = urllib.request.Request(f"{base}{path}", method=method,
+                                     headers={"Authorization": f"token {token}"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        body = response.read()
+    return json.loads(body) if body else None
+
+
+def _shutdown_sessions(base: str, token: str) -> None:
+    """Stop every kernel this server started (each lesson gets a fresh one)."""
+    try:
+        for session in _api(base, token, "/api/sessions"):
+            _api(base, token, f"/api/sessions/{session['id']}", "DELETE")
+    except (OSError, urllib.error.URLError):
+        pass
+
+
+def _user_settings(config_dir: Path) -> None:
+    """Autosave off (the lessons on disk must stay as they are) and every cell in the DOM."""
+    settings = {
+        "@jupyterlab/docmanager-extension/plugin": {"autosave": False},
+        "@jupyterlab/notebook-extension/tracker": {"windowingMode": "none"},
+    }
+    for plugin, values in settings.items():
+        path = config_dir / "lab" / "user-settings" / f"{plugin}.jupyterlab-settings"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(values))
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    home = tmp_path_factory.mktemp("jupyter")
+    dirs = {name: home / name.lower() for name in
+            ("JUPYTER_CONFIG_DIR", "JUPYTER_DATA_DIR", "JUPYTER_RUNTIME_DIR", "IPYTHONDIR")}
+    for d in dirs.values():
+        d.mkdir()
+    _user_settings(dirs["JUPYTER_CONFIG_DIR"])
+    env = {**os.environ, **{k: str(v) for k, v in dirs.items()}}
+    env.pop("JUPYTER_PATH", None)      # the venv's share/jupyter comes from sys.prefix
+    env["JUPYTER_PLATFORM_DIRS"] = "1"
+    port, token = _free_port(), secrets.token_hex(24)
+    args = [str(JUPYTER_LAB), "--no-browser", "--ServerApp.ip=127.0.0.1",
+            f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
+            f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={ROOT}",
+            "--LabApp.expose_app_in_browser=True",
+            # checkpoints (JupyterLab makes one when it opens a file) go to the tmp folder
+            f"--FileCheckpoints.checkpoint_dir={home / 'checkpoints'}",
+            # the exercise copies live in .browser-tmp/, a hidden folder
+            "--ContentsManager.allow_hidden=True"]
+    if os.getuid() == 0:
+        args.append("--allow-root")
+    log_path = home / "jupyter-lab.log"
+    log = open(log_path, "wb")
+    proc = subprocess.Popen(args, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+                            stdin=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + SERVER_START_S
+        while True:
+            if proc.poll() is not None:
+                pytest.fail(f"jupyter-lab exited with {proc.returncode}:\n{log_path.read_text()[-3000:]}")
+            try:
+                _api(base, token, "/api/status")
+                break
+            except (OSError, urllib.error.URLError):
+                if time.monotonic() > deadline:
+                    pytest.fail(f"jupyter-lab did not answer in {SERVER_START_S} s:\n"
+                                f"{log_path.read_text()[-3000:]}")
+                time.sleep(0.3)
+        yield {"base": base, "token": token, "log": log_path}
+    finally:
+        if proc.poll() is None:
+            _shutdown_sessions(base, token)
+            proc.terminate()
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(timeout=10)
+        log.close()
+        shutil.rmtree(SCRATCH, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    shutil.rmtree(SCREENSHOTS, ignore_errors=True)
+    SCREENSHOTS.mkdir(parents=True)
+    with sync_playwright() as p:
+        try:
+            b = p.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                  args=["--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"])
+        except Exception as err:  # pragma: no cover - depends on the machine
+            pytest.skip(f"browser tests skipped: Chromium ({CHROMIUM}) did not start: "
+                        f"{str(err).splitlines()[0]}")
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser, lab):
+    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    pg = context.new_page()
+    pg.set_default_timeout(30_000)
+    errors: list[str] = []
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    pg.page_errors = errors
+    yield pg
+    context.close()
+    _shutdown_sessions(lab["base"], lab["token"])
+
+
+# --------------------------------------------------------------------------- page helpers
+
+CURRENT = "window.jupyterapp.shell.currentWidget"
+
+JS_KERNEL_IDLE = f"""() => {{
+    const w = {CURRENT};
+    if (!w || !w.sessionContext || !w.content) return false;
+    const k = w.sessionContext.session && w.sessionContext.session.kernel;
+    return w.sessionContext.isReady && !!k && k.status === 'idle';
+}}"""
+
+JS_NO_BUSY_PROMPT = f"""() => {{
+    const nodes = {CURRENT}.content.node.querySelectorAll('.jp-InputPrompt');
+    return Array.from(nodes).every(n => !n.textContent.includes('*'));
+}}"""
+
+
+def open_notebook(page, lab, relpath: str):
+    page.goto(f"{lab['base']}/lab/tree/{relpath}?reset&token={lab['token']}")
+    page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell", timeout=60_000)
+    page.wait_for_function(
+        f"(p) => {{ const w = {CURRENT}; return !!w && !!w.context && w.context.path === p "
+        f"&& w.context.isReady && !!w.content; }}", arg=relpath, timeout=60_000)
+    try:
+        page.wait_for_function(JS_KERNEL_IDLE, timeout=KERNEL_READY_MS)
+    except Exception:
+        assert_no_dialog(page, relpath)
+        raise
+    page.evaluate("() => window.jupyterapp.shell.collapseLeft()")    # wider notebook, clearer screenshots
+    page.wait_for_timeout(500)     # a dialog raised at start-up would be up by now
+    assert_no_dialog(page, relpath)
+
+
+def assert_no_dialog(page, what: str):
+    dialogs = page.locator(".jp-Dialog")
+    if dialogs.count():
+        text = " | ".join(t.strip() for t in dialogs.all_inner_texts())
+        pytest.fail(f"{what}: a dialog appeared: {text[:500]}")
+
+
+def cell_node_js(body: str) -> str:
+    """A JS function (index) => ..., with `node` the DOM node of cell `index`."""
+    return f"(i) => {{ const node = {CURRENT}.content.widgets[i].node; {body} }}"
+
+
+def errors_shown(page) -> list[str]:
+    return page.evaluate(f"""() => {{
+        const out = [];
+        {CURRENT}.content.widgets.forEach((cell, i) => {{
+            const n = cell.node;
+            n.querySelectorAll('.jp-RenderedText[data-mime-type="application/vnd.jupyter.error"]')
+              .forEach(e => out.push(`cell ${{i}}: ${{e.textContent.slice(0, 800)}}`));
+            n.querySelectorAll('.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]')
+              .forEach(e => {{ if (e.textContent.includes('Traceback'))
+                                 out.push(`cell ${{i}} (stderr): ${{e.textContent.slice(0, 800)}}`); }});
+            n.querySelectorAll('.jp-OutputArea-output').forEach(e => {{
+                if (/Error displaying widget|Failed to load model class/.test(e.textContent))
+                    out.push(`cell ${{i}} (widget): ${{e.textContent.slice(0, 300)}}`); }});
+        }});
+        return out;
+    }}""")
+
+
+def saved_outputs(path: Path) -> dict[int, set[str]]:
+    """For each code cell of the notebook on disk, the MIME types of its saved outputs."""
+    nb = json.loads(path.read_text())
+    mimes = {}
+    for i, cell in enumerate(nb["cells"]):
+        if cell["cell_type"] == "code":
+            mimes[i] = {m for o in cell.get("outputs", []) for m in o.get("data", {})}
+    return mimes
+
+
+def notebook_source(path: Path) -> str:
+    nb = json.loads(path.read_text())
+    return "\n".join("".join(c["source"]) if isinstance(c["source"], list) else c["source"]
+                     for c in nb["cells"])
+
+
+def full_screenshot(page, path: Path):
+    """JupyterLab scrolls inside the notebook: grow the viewport to the notebook's height first."""
+    height = page.evaluate(f"""() => {{
+        const w = {CURRENT}, cells = w.content.widgets.map(c => c.node);
+        const first = cells[0].getBoundingClientRect(), last = cells[cells.length - 1].getBoundingClientRect();
+        // the cells, plus the menus and toolbar above them and the status bar below
+        return (last.bottom - first.top) + w.content.node.getBoundingClientRect().top + 80;
+    }}""")
+    page.set_viewport_size({"width": 1400, "height": int(min(max(height + 200, 900), 15_000))})
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(path), full_page=True)
+
+
+# --------------------------------------------------------------------------- lessons
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=[p.stem for p in LESSONS])
+def test_lesson_runs_in_jupyterlab(page, lab, lesson):
+    relpath = lesson.relative_to(ROOT).as_posix()
+    saved = saved_outputs(lesson)
+
+    open_notebook(page, lab, relpath)
+    page.evaluate("() => window.jupyterapp.commands.execute('notebook:clear-all-cell-outputs')")
+    page.wait_for_function(f"() => {CURRENT}.content.node.querySelectorAll('.jp-OutputArea-output').length === 0")
+    page.evaluate("""() => {
+        window.__gpt2RunAll = null;
+        window.jupyterapp.commands.execute('notebook:run-all-cells').then(
+            ok => { window.__gpt2RunAll = {ok: ok}; },
+            err => { window.__gpt2RunAll = {error: String(err)}; });
+    }""")
+    try:
+        page.wait_for_function(
+            f"() => window.__gpt2RunAll !== null && ({JS_KERNEL_IDLE})() && ({JS_NO_BUSY_PROMPT})()",
+            timeout=LESSON_RUN_MS, polling=250)
+    finally:
+        full_screenshot(page, SCREENSHOTS / f"{lesson.stem}.png")
+    assert_no_dialog(page, relpath)
+
+    errors = errors_shown(page)
+    assert not errors, f"{relpath}: cells show errors:\n" + "\n".join(errors)
+    result = page.evaluate("() => window.__gpt2RunAll")
+    assert result == {"ok": True}, f"{relpath}: run-all did not finish cleanly: {result}"
+    not_run = page.evaluate(f"""() => {CURRENT}.content.widgets
+        .map((c, i) => [i, c.model.type, c.model.executionCount])
+        .filter(([i, t, n]) => t === 'code' && n === null).map(([i]) => i)""")
+    code_cells_with_source = [i for i in not_run
+                              if page.evaluate(f"(i) => {CURRENT}.content.widgets[i].model.sharedModel.getSource().trim() !== ''", i)]
+    assert not code_cells_with_source, f"{relpath}: cells never ran: {code_cells_with_source}"
+
+    for i, mimes in saved.items():
+        if any(m.startswith("image/") for m in mimes):
+            try:
+                page.wait_for_function(cell_node_js(
+                    "const imgs = node.querySelectorAll('.jp-OutputArea-output img');"
+                    "return imgs.length > 0 && Array.from(imgs).every("
+                    "im => im.complete && im.naturalWidth > 0 && im.naturalHeight > 0);"),
+                    arg=i, timeout=15_000)
+            except Exception:
+                pytest.fail(f"{relpath}: cell {i} had an image in the saved notebook; "
+                            f"after running it shows none (or an empty one)")
+        if "application/vnd.jupyter.widget-view+json" in mimes:
+            try:
+                page.wait_for_function(cell_node_js(
+                    "return !!node.querySelector('.jp-OutputArea-output .jupyter-widgets, "
+                    ".jp-OutputArea-output [class*=\"widget-\"]');"), arg=i, timeout=30_000)
+            except Exception:
+                pytest.fail(f"{relpath}: cell {i} had a widget in the saved notebook; "
+                            f"after running no widget rendered")
+            if "parameter_explorer" in notebook_source(lesson):
+                _move_a_slider(page, relpath, i)
+
+    full_screenshot(page, SCREENSHOTS / f"{lesson.stem}.png")
+    assert not page.page_errors, f"{relpath}: JavaScript errors: {page.page_errors[:3]}"
+    saves = [line for line in lab["log"].read_text(errors="replace").splitlines() if "Saving file at" in line]
+    assert not saves, f"JupyterLab wrote notebooks to disk: {saves}"
+
+
+def _move_a_slider(page, relpath: str, index: int):
+    """Move the first slider of the widget in cell `index`; its count text must change."""
+    cell = page.locator(".jp-Notebook .jp-Cell").nth(index)
+    count_text = cell.locator(".widget-html, .widget-html-content, .widget-label").filter(
+        has_text="parameters").first
+    count_text.wait_for(timeout=15_000)
+    before = count_text.inner_text()
+    range_input = cell.locator("input[type=range]")
+    handle = cell.locator(".noUi-handle")
+    if range_input.count():
+        range_input.first.evaluate(
+            "(el) => { el.value = String(Math.min(Number(el.max), Number(el.value) + Number(el.step || 1) * 10));"
+            " el.dispatchEvent(new Event('input', {bubbles: true}));"
+            " el.dispatchEvent(new Event('change', {bubbles: true})); }")
+    else:
+        assert handle.count(), f"{relpath}: cell {index}: the explorer shows no slider"
+        h = handle.first
+        h.scroll_into_view_if_needed()
+        box = h.bounding_box()
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        page.mouse.move(x, y)
+        page.mouse.down()
+        page.mouse.move(x - 60, y, steps=8)
+        page.mouse.up()
+    try:
+        page.wait_for_function(
+            "([el, before]) => el.innerText !== before",
+            arg=[count_text.element_handle(), before], timeout=20_000)
+    except Exception:
+        pytest.fail(f"{relpath}: moving a slider of the parameter explorer did not change "
+                    f"its count (still {before!r})")
+
+
+# --------------------------------------------------------------------------- exercise
+
+CORRECT_EMBED = '''def embed(wte, wpe, idx):
+    """Token plus position embedding."""
+    seq_len, block_size = idx.shape[-1], wpe.shape[0]
+    if seq_len > block_size:
+        raise ValueError(
+            f"sequence length {seq_len} exceeds the block size {block_size}"
+        )
+    return wte[idx] + wpe[:seq_len]
+'''
+MISTAKE_EMBED = CORRECT_EMBED.replace("return wte[idx] + wpe[:seq_len]", "return wte[idx] + wpe[idx]")
+
+
+def _exercise_cell_index(path: Path, name: str) -> int:
+    nb = json.loads(path.read_text())
+    for i, cell in enumerate(nb["cells"]):
+        src = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+        if "exercise" in cell["metadata"].get("tags", []) and f"def {name}(" in src:
+            return i
+    raise AssertionError(f"{path.name}: no exercise cell defines {name}")
+
+
+def _type_and_check(page, index: int, code: str, expected: str):
+    cells = page.locator(".jp-Notebook .jp-Cell")
+    editor = cells.nth(index).locator(".cm-content")
+    editor.scroll_into_view_if_needed()
+    editor.click()
+    page.keyboard.press("ControlOrMeta+a")
+    page.keyboard.insert_text(code)
+    page.wait_for_function(
+        f"([i, code]) => {CURRENT}.content.widgets[i].model.sharedModel.getSource() === code",
+        arg=[index, code], timeout=10_000)
+    page.keyboard.press("Shift+Enter")       # run the exercise cell, select its check cell
+    page.wait_for_function(f"() => {CURRENT}.content.activeCellIndex === {index + 1}", timeout=10_000)
+    page.keyboard.press("Shift+Enter")       # run the check cell
+    output = cells.nth(index + 1).locator(".jp-OutputArea-output")
+    try:
+        output.filter(has_text=expected).first.wait_for(timeout=CELL_MS)
+    except Exception:
+        shown = output.all_inner_texts() if output.count() else []
+        pytest.fail(f"check cell {index + 1}: expected {expected!r}, shows {shown}")
+    page.wait_for_function(JS_KERNEL_IDLE, timeout=CELL_MS)
+
+
+def test_exercise_typed_in_the_editor(page, lab):
+    SCRATCH.mkdir(exist_ok=True)
+    copy = SCRATCH / EXERCISE.name
+    shutil.copyfile(EXERCISE, copy)
+    index = _exercise_cell_index(copy, "embed")
+    open_notebook(page, lab, copy.relative_to(ROOT).as_posix())
+    # the imports (and anything else above the exercise) first
+    page.evaluate(f"(i) => {{ {CURRENT}.content.activeCellIndex = i; }}", index)
+    page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-above')")
+    page.wait_for_function(f"() => ({JS_KERNEL_IDLE})() && ({JS_NO_BUSY_PROMPT})()", timeout=CELL_MS)
+
+    _type_and_check(page, index, CORRECT_EMBED, "embed: PASSED")
+    _type_and_check(page, index, MISTAKE_EMBED, "position rows looked up by token id")
+    full_screenshot(page, SCREENSHOTS / f"{EXERCISE.stem}.png")
+    assert_no_dialog(page, copy.name)
+    errors = errors_shown(page)
+    assert not errors, "exercise notebook shows errors:\n" + "\n".join(errors)
+
+
+def test_zz_screenshots_folder(capsys):
+    shots = sorted(SCREENSHOTS.glob("*.png"))
+    with capsys.disabled():
+        print(f"\nbrowser screenshots: {SCREENSHOTS}/ ({len(shots)} files)")
+    assert shots, f"no screenshots in {SCREENSHOTS}"

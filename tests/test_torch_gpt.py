@@ -1,0 +1,134 @@
+"""gpt2course/torch_gpt.py: the PyTorch model against the NumPy reference and Hugging Face."""
+import numpy as np
+import pytest
+import torch
+from transformers import GPT2Config, GPT2LMHeadModel
+
+from gpt2course import GPT2_SMALL, TINY, GPTConfig
+from gpt2course import numpy_gpt as ref
+from gpt2course.loading import params_from_state_dict
+from gpt2course.torch_gpt import GPT
+
+CONFIGS = [pytest.param(TINY, id="tiny"),
+           pytest.param(GPTConfig(vocab_size=97, block_size=24, n_layer=3, n_embd=48, n_head=6), id="odd")]
+
+
+def hf_model(config: GPTConfig, seed: int) -> GPT2LMHeadModel:
+    """A random HF GPT-2 in float64 whose every tensor (biases, LayerNorms too) is random."""
+    torch.manual_seed(seed)
+    hf = GPT2LMHeadModel(GPT2Config(
+        vocab_size=config.vocab_size, n_positions=config.block_size, n_embd=config.n_embd,
+        n_layer=config.n_layer, n_head=config.n_head, bos_token_id=0, eos_token_id=0,
+        activation_function="gelu_new", layer_norm_epsilon=1e-5,
+        resid_pdrop=0.0, embd_pdrop=0.0, attn_pdrop=0.0)).double().eval()
+    with torch.no_grad():
+        for name, p in hf.named_parameters():
+            p.normal_(1.0 if name.endswith("ln_1.weight") else 0.0, 0.5 if "ln" in name else 0.2)
+    return hf
+
+
+@pytest.mark.parametrize("config", CONFIGS)
+def test_numpy_torch_and_transformers_agree_to_1e12(config):
+    hf = hf_model(config, seed=0)
+    params = params_from_state_dict(hf.state_dict())
+    idx = np.random.default_rng(0).integers(0, config.vocab_size, size=(3, config.block_size))
+    ours = GPT.from_pretrained(hf.state_dict(), config=config, dtype=torch.float64).eval()
+    from_numpy = GPT.from_numpy(params, config.n_head).eval()
+    with torch.no_grad():
+        theirs = hf(torch.from_numpy(idx)).logits.numpy()
+        torch_logits = ours(torch.from_numpy(idx)).numpy()
+        numpy_route = from_numpy(torch.from_numpy(idx)).numpy()
+    numpy_logits = ref.gpt_logits(params, idx, config.n_head)
+    for logits in (torch_logits, numpy_route, numpy_logits):
+        assert logits.dtype == np.float64 and np.abs(logits - theirs).max() <= 1e-12
+
+
+def test_save_pretrained_folder_loads_by_name(tmp_path):
+    config = GPTConfig(vocab_size=50, block_size=12, n_layer=2, n_embd=16, n_head=2)
+    hf = hf_model(config, seed=1)
+    hf.save_pretrained(tmp_path)
+    assert (tmp_path / "model.safetensors").exists()
+    for source in (tmp_path, tmp_path / "model.safetensors"):
+        ours = GPT.from_pretrained(source, config=None if source == tmp_path else config,
+                                   dtype=torch.float64).eval()
+        assert ours.config == config
+        idx = torch.randint(0, config.vocab_size, (2, config.block_size))
+        with torch.no_grad():
+            assert (ours(idx) - hf(idx).logits).abs().max().item() <= 1e-12
+            assert torch.equal(ours.generate(idx[:, :3], 5),
+                               hf.generate(idx[:, :3], max_new_tokens=5, do_sample=False, pad_token_id=0))
+
+
+def test_meta_device_counts_gpt2_small():
+    with torch.device("meta"):
+        model = GPT(GPT2_SMALL)
+    assert sum(p.numel() for p in model.parameters()) == 124_439_808
+    assert sum(t.numel() for t in model.state_dict().values()) == 124_439_808 + 50257 * 768
+    assert model.lm_head.weight is model.transformer.wte.weight
+
+
+def test_parameter_names_are_the_checkpoints():
+    model = GPT(TINY)
+    shapes = {n: tuple(p.shape) for n, p in model.named_parameters()}
+    assert shapes["transformer.h.1.attn.c_attn.weight"] == (3 * TINY.n_embd, TINY.n_embd)  # nn.Linear (out, in)
+    assert set(model.state_dict()) == set(shapes) | {"lm_head.weight"}
+
+
+def test_loss_and_dropout():
+    model = GPT(TINY, dropout=0.2)
+    idx = torch.randint(0, TINY.vocab_size, (2, 8))
+    logits, loss = model.eval()(idx, targets=idx)
+    expected = ref.cross_entropy(logits.detach().numpy().astype(np.float64), idx.numpy())
+    assert abs(loss.item() - expected) < 1e-5
+    with torch.no_grad():
+        assert torch.equal(model(idx), model(idx))
+        model.train()
+        assert not torch.equal(model(idx), model(idx))
+
+
+BAD_INPUTS = [
+    pytest.param(torch.zeros(1, TINY.block_size + 1, dtype=torch.long), ValueError, "block size 64", id="too-long"),
+    pytest.param(torch.tensor([[1, TINY.vocab_size]]), ValueError, "token id 56", id="past-vocab"),
+    pytest.param(torch.tensor([[-1, 2]]), ValueError, "token id -1", id="negative"),
+    pytest.param(torch.zeros(1, 3), TypeError, "integer dtype", id="float-ids"),
+    pytest.param(np.zeros((1, 3), dtype=np.int64), TypeError, "torch tensor", id="numpy"),
+    pytest.param(torch.zeros(1, 1, 3, dtype=torch.long), ValueError, "(1, 1, 3)", id="3-d"),
+    pytest.param(torch.zeros(1, 0, dtype=torch.long), ValueError, "no token", id="empty"),
+]
+
+
+@pytest.mark.parametrize("idx, error, words", BAD_INPUTS)
+def test_bad_input_gives_clear_errors(idx, error, words):
+    with pytest.raises(error, match=None) as info:
+        GPT(TINY)(idx)
+    assert words in str(info.value)
+
+
+def _state(config=TINY):
+    return {k: v for k, v in hf_model(config, seed=2).state_dict().items()}
+
+
+@pytest.mark.parametrize("change, words", [
+    (lambda sd: sd.pop("transformer.h.1.ln_2.bias"), ["missing", "transformer.h.1.ln_2.bias"]),
+    (lambda sd: sd.update({"transformer.h.5.ln_1.weight": torch.ones(64)}), ["unexpected", "h.5.ln_1.weight"]),
+    (lambda sd: sd.update({"transformer.wpe.weight": torch.zeros(70, 64)}), ["transformer.wpe.weight", "(70, 64)", "(64, 64)"]),
+    (lambda sd: sd.update({"transformer.h.0.mlp.c_fc.weight": torch.zeros(256, 64)}), ["mlp.c_fc.weight", "(64, 256)"]),
+    (lambda sd: sd.update({"lm_head.weight": torch.zeros(56, 64)}), ["not tied"]),
+], ids=["missing", "unexpected", "shape", "untransposed", "untied-head"])
+def test_from_pretrained_refuses_what_does_not_fit(change, words):
+    sd = _state()
+    change(sd)
+    with pytest.raises(ValueError) as info:
+        GPT.from_pretrained(sd, config=TINY)
+    assert all(w in str(info.value) for w in words), str(info.value)
+
+
+def test_from_pretrained_skips_old_buffers():
+    sd = _state()
+    for i in range(TINY.n_layer):
+        sd[f"transformer.h.{i}.attn.bias"] = torch.tril(torch.ones(64, 64))[None, None]
+        sd[f"transformer.h.{i}.attn.masked_bias"] = torch.tensor(-1e4)
+    model = GPT.from_pretrained(sd, config=TINY, dtype=torch.float64)
+    assert torch.equal(model.transformer.h[0].attn.c_attn.weight, sd["transformer.h.0.attn.c_attn.weight"].T)
+    assert torch.equal(model.transformer.wte.weight, sd["transformer.wte.weight"])
+    assert model.lm_head.weight is model.transformer.wte.weight
