@@ -108,7 +108,7 @@ def main(argv=None) -> None:
     parser.add_argument("--learners", type=int, default=30)
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args(argv)
-    from grader.sandbox import namespaces_problem
+    from grader.isolation import namespaces_problem
 
     modes = ["python"] + (["namespaces"] if namespaces_problem() is None else [])
     print(f"machine: {machine()}")

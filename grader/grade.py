@@ -27,7 +27,9 @@ from . import notebook as nbk
 from . import registry
 from .collect import Learner, collect
 from .judge import Broken, Verdict, judge, mistake_answers_for, reference_answers
-from .sandbox import Limits, LearnerSandbox, Workspace, pieces_source, reference_functions, resolve_isolation
+from .isolation import resolve_isolation
+from .pieces import pieces_source, reference_functions
+from .sandbox import Limits, LearnerSandbox, Workspace
 from .state import Batch
 
 SCORINGS = ("per-case", "all-or-nothing")

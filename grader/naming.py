@@ -9,7 +9,7 @@ import re
 
 from .judge import _judge_one, case_reasons, mentions_all, mistake_answers_for, value_mismatch
 from .outcomes import Broken, ChangedInputs, NotAttempted, Raised
-from .registry import Case, Mistake
+from .registry import Case, Exercise, Mistake
 from .seeds import seed_mismatches
 
 

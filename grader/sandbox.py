@@ -12,30 +12,27 @@ mount, PID and network namespaces, so nothing else exists for it; with
 
 What crosses the boundary: into the child, the learner's definition cells
 (text), the exercise name, the reference pieces it uses (as source) and the
-test inputs (.npy); out of it, result.json and .npy files, decoded by
+test inputs (one .bin of arrays); out of it, result.json and a .bin, decoded by
 wire.decode into plain data. Scores are computed in this process, never there.
 """
 from __future__ import annotations
 
-import ast
-import inspect
 import json
 import os
 import re
 import selectors
 import shutil
 import signal
-import stat
 import subprocess
 import sys
-import sysconfig
 import tempfile
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from . import wire
-from .judge import Broken, ChangedInputs, NotAttempted, Raised
+from .isolation import bwrap_command, private_dirs, python_dirs
+from .results import ChildRun, collect, explain_exit
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -43,8 +40,6 @@ ZYGOTE_FILES = {"_zygote.py": HERE / "_zygote.py", "wire.py": HERE / "wire.py"}
 # Named in refusals for a clear message; the real protection is that they are not there.
 CLOSED_MODULES = ("grader", "solutions", "gpt2course.numpy_gpt", "gpt2course.loading",
                   "gpt2course.student")
-MAX_RESULT_BYTES = 64 * 2**20
-ISOLATIONS = ("auto", "namespaces", "python")
 # Learner cells that import torch get it preloaded by their grading process (see _zygote).
 TORCH_IMPORT = re.compile(r"^\s*(import torch|from torch\b)", re.M)
 
@@ -57,15 +52,6 @@ class Limits:
     memory_bytes: int = 3 * 2**30
     file_bytes: int = 64 * 2**20  # also caps what learner code can print
     output_bytes: int = 20_000    # of stdout/stderr kept for the report
-
-
-@dataclass
-class ChildRun:
-    answers: list
-    cell_errors: list[dict] = field(default_factory=list)
-    found: bool = False
-    refused: list[str] = field(default_factory=list)
-    problem: str | None = None    # why the run as a whole failed, if it did
 
 
 def rlimits(limits: Limits) -> dict[str, int]:
@@ -83,100 +69,6 @@ def child_env(home: str) -> dict[str, str]:
         if var in os.environ:
             env[var] = os.environ[var]
     return env
-
-
-# ----------------------------------------------------------------- what the child may see
-def python_dirs() -> list[str]:
-    """The interpreter's own library folders and site-packages (no .pth files run)."""
-    paths = sysconfig.get_paths()
-    dirs = [paths["stdlib"], paths["platstdlib"], paths["purelib"], paths["platlib"]]
-    dirs += [p for p in sys.path if p.endswith(("lib-dynload", ".zip"))]
-    return list(dict.fromkeys(os.path.realpath(d) for d in dirs))
-
-
-def private_dirs() -> list[str]:
-    """The course's own packages and solutions, wherever they are installed: hidden
-    even when they sit inside a folder the child may read."""
-    import gpt2course
-
-    return [str(HERE), str(Path(gpt2course.__file__).resolve().parent), str(ROOT / "solutions")]
-
-
-def pieces_source(functions: dict) -> list[dict]:
-    """The reference pieces an exercise uses, as source: only those functions, what
-    they call and the constants they read, never their module (nothing else of the
-    reference exists in the child's memory)."""
-    by_module: dict[str, dict] = {}
-    for name, fn in functions.items():
-        by_module.setdefault(fn.__module__, {})[name] = fn.__name__
-    return [{"source": _module_slice(sys.modules[m], set(exports.values())), "exports": exports}
-            for m, exports in by_module.items()]
-
-
-def _module_slice(module, wanted: set[str]) -> str:
-    tree = ast.parse(inspect.getsource(module))
-    defines: dict[str, ast.stmt] = {}
-    for node in tree.body:
-        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
-            defines[node.name] = node
-        elif isinstance(node, ast.Assign):
-            for target in node.targets:
-                if isinstance(target, ast.Name):
-                    defines[target.id] = node
-        elif isinstance(node, (ast.Import, ast.ImportFrom)) and not getattr(node, "level", 0) \
-                and getattr(node, "module", None) != "__future__":
-            for alias in node.names:
-                defines[(alias.asname or alias.name).split(".")[0]] = node
-    needed, todo = set(), list(wanted)
-    while todo:
-        node = defines.get(todo.pop())
-        if node is None or id(node) in needed:
-            continue
-        needed.add(id(node))
-        todo += [n.id for n in ast.walk(node) if isinstance(n, ast.Name)]
-    kept = [node for node in tree.body if id(node) in needed]
-    for node in kept:  # annotations may name classes the slice leaves out
-        if isinstance(node, ast.FunctionDef):
-            node.returns = None
-            for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs:
-                a.annotation = None
-    return ast.unparse(ast.Module(body=kept, type_ignores=[])) + "\n"
-
-
-def reference_functions(exercise, registry) -> dict:
-    return {name: registry.get(name).reference for name in exercise.uses}
-
-
-# ----------------------------------------------------------------- isolation
-_probe_lock = threading.Lock()
-_probed: dict[str, str | None] = {}
-
-
-def namespaces_problem() -> str | None:
-    """None when bubblewrap can start a process in fresh namespaces here; else why not."""
-    with _probe_lock:
-        if "bwrap" not in _probed:
-            bwrap = shutil.which("bwrap")
-            if bwrap is None:
-                _probed["bwrap"] = "bubblewrap (bwrap) is not installed (Debian: apt-get install bubblewrap)"
-            else:
-                proc = subprocess.run([bwrap, "--unshare-all", "--unshare-user", "--die-with-parent",
-                                       "--ro-bind", "/", "/", "true"], capture_output=True, text=True)
-                _probed["bwrap"] = None if proc.returncode == 0 else \
-                    f"the kernel refused new namespaces ({proc.stderr.strip()[:200] or proc.returncode})"
-        return _probed["bwrap"]
-
-
-def resolve_isolation(choice: str) -> tuple[str, str | None]:
-    """(mode, warning): 'auto' takes namespaces where they work, else the Python guard."""
-    if choice not in ISOLATIONS:
-        raise ValueError(f"--isolation must be one of {', '.join(ISOLATIONS)}, got {choice!r}")
-    problem = namespaces_problem() if choice != "python" else None
-    if choice == "namespaces" and problem:
-        raise ValueError(f"--isolation namespaces is not available: {problem}")
-    if choice == "auto" and problem:
-        return "python", f"warning: grading with the Python-level guard only: {problem}"
-    return ("python" if choice == "python" else "namespaces"), None
 
 
 # ----------------------------------------------------------------- the batch's workspace
@@ -322,44 +214,13 @@ class LearnerSandbox:
         preload = ["torch"] if any(TORCH_IMPORT.search(c.source) for c in cells) else []
         reply = self._ask({"job": str(job), "cases": str(cases_dir), "wall_s": limits.wall_s,
                            "preload": preload}, timeout=limits.wall_s + 30)
-        run = _collect(job, n_cases)
+        run = collect(job, n_cases)
         if reply is None:
             run.problem = run.problem or "the grading process stopped answering (it was restarted)"
             return run
         run.refused = [str(r)[:200] for r in reply.get("refused", []) if isinstance(r, str)][:20]
-        _explain_exit(run, reply.get("status"), reply.get("timed_out") is True, limits, job, n_cases)
+        explain_exit(run, reply.get("status"), reply.get("timed_out") is True, limits, job, n_cases)
         return run
-
-
-def bwrap_command(ws: Workspace, learner_root: Path) -> list[str]:
-    """Own user, mount, PID, network, IPC and UTS namespaces; the Python
-    installation read-only, the zygote's files and the cases read-only, this
-    learner's folder writable, nothing else (not the project, not home, not
-    other learners)."""
-    cmd = ["bwrap", "--unshare-all", "--unshare-user", "--uid", "1000", "--gid", "1000",
-           "--die-with-parent", "--new-session", "--cap-drop", "ALL"]
-    for d in ("/usr", "/etc/ld.so.cache"):
-        if os.path.exists(d):
-            cmd += ["--ro-bind", d, d]
-    for link in ("/lib", "/lib64", "/bin"):
-        if os.path.islink(link):
-            cmd += ["--symlink", os.readlink(link), link]
-        elif os.path.isdir(link):
-            cmd += ["--ro-bind", link, link]
-    python_roots = sorted({os.path.realpath(sys.base_prefix), os.path.realpath(sys.prefix)})
-    visible = python_roots + [d for d in python_dirs() if not any(d.startswith(r + os.sep) for r in python_roots)]
-    cmd += ["--tmpfs", "/tmp"]  # before the binds below, some of which live under /tmp
-    for d in visible:
-        if not d.startswith("/usr/") and os.path.exists(d):
-            cmd += ["--ro-bind", d, d]
-    for d in private_dirs():  # hidden, even inside a folder that is visible
-        if os.path.isdir(d) and any(d.startswith(r + os.sep) for r in visible):
-            cmd += ["--tmpfs", d]
-    cmd += ["--ro-bind", str(ws.zygote_dir), str(ws.zygote_dir),
-            "--ro-bind", str(ws.cases_dir), str(ws.cases_dir),
-            "--bind", str(learner_root), str(learner_root),
-            "--proc", "/proc", "--dev", "/dev", "--chdir", str(learner_root), "--"]
-    return cmd
 
 
 def _now() -> float:
@@ -376,102 +237,3 @@ def _kill_group(pid: int) -> None:
         pass
 
 
-def _collect(job: Path, n_cases: int) -> ChildRun:
-    """The child's result.json and arrays, read as a stranger's data: a regular file
-    (never a link or a FIFO), of bounded size, every field checked."""
-    try:
-        text = _read_regular(job / "out" / "result.json", MAX_RESULT_BYTES)
-        raw = json.loads(text) if text is not None else None
-    except (ValueError, RecursionError):
-        return ChildRun([], problem="the grading process returned malformed data")
-    except OSError as exc:
-        return ChildRun([], problem=str(exc) if isinstance(exc, TooLarge) else None)
-    if raw is None:
-        return ChildRun([])
-    if not isinstance(raw, dict) or not isinstance(raw.get("answers", []), list) \
-            or not isinstance(raw.get("cell_errors", []), list):
-        return ChildRun([], problem="the grading process returned malformed data")
-    load = wire.folder_loader(str(job / "out"))
-    answers = []
-    for tree in raw.get("answers", [])[:n_cases]:
-        try:
-            answers.append(_answer(tree, load))
-        except (ValueError, TypeError, RecursionError, OverflowError, MemoryError):
-            answers.append(Broken("its answer could not be read"))
-    errors = [e for e in raw.get("cell_errors", []) if isinstance(e, dict)][:50]
-    return ChildRun(answers, errors, raw.get("found") is True)
-
-
-class TooLarge(OSError):
-    pass
-
-
-def _read_regular(path: Path, limit: int) -> str | None:
-    """None when there is no such file; never blocks, never follows a link."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    except FileNotFoundError:
-        return None
-    with os.fdopen(fd, "rb") as f:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise ValueError("not a regular file")
-        if info.st_size > limit:
-            raise TooLarge("the answers were too large to read")
-        return f.read(limit).decode("utf-8", "replace")
-
-
-def _answer(tree, load):
-    if not isinstance(tree, dict):
-        return Broken("malformed answer")
-    if tree.get("not_implemented") is True:
-        return NotAttempted()
-    if isinstance(tree.get("changed_inputs"), list):
-        return ChangedInputs(tuple(str(n)[:50] for n in tree["changed_inputs"][:10]))
-    for key in ("raised", "unencodable"):
-        if isinstance(tree.get(key), dict):
-            e = tree[key]
-            bases = tuple(str(b) for b in e.get("bases", []) if isinstance(b, str))[:30]
-            raised = Raised(str(e.get("type", "?"))[:100], bases, str(e.get("message", ""))[:2000])
-            if key == "unencodable":
-                return Broken(f"its return value could not be read ({raised.describe()})")
-            return raised
-    if "value" in tree:
-        return wire.decode(tree["value"], load)
-    return Broken("malformed answer")
-
-
-def _explain_exit(run: ChildRun, code, timed_out: bool, limits: Limits, job: Path,
-                  n_cases: int) -> None:
-    if run.problem:
-        return
-    if not isinstance(code, int):
-        code = None
-    if timed_out:
-        run.problem = f"timed out after {limits.wall_s:g} s (an infinite loop, or far too slow)"
-    elif code is not None and code < 0:
-        sig = signal.Signals(-code).name if -code in signal.Signals._value2member_map_ else -code
-        run.problem = {
-            "SIGXCPU": f"used more than {limits.cpu_s} s of CPU time",
-            "SIGXFSZ": "wrote or printed far too much output",
-            "SIGKILL": "was killed (memory limit, or too much output)",
-        }.get(sig, f"crashed (signal {sig})")
-    elif run.found is False and code not in (0, None) and not run.cell_errors:
-        tail = _tail(job / "stderr", limits.output_bytes)
-        last = tail.strip().splitlines()[-1] if tail.strip() else f"exit code {code}"
-        run.problem = f"the grading process stopped early ({last[:300]})"
-    elif run.found and (code not in (0, None) or len(run.answers) < n_cases):
-        run.problem = f"the learner's code ended the process early (exit code {code})"
-
-
-def _tail(path: Path, n: int) -> str:
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    except OSError:
-        return ""
-    with os.fdopen(fd, "rb") as f:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            return ""
-        f.seek(max(0, info.st_size - n))
-        return f.read(n).decode("utf-8", "replace")

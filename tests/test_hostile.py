@@ -188,7 +188,7 @@ def write_learner(folder, cells, lesson="01_embeddings"):
 
 
 def isolation_modes():
-    from grader.sandbox import namespaces_problem
+    from grader.isolation import namespaces_problem
 
     problem = namespaces_problem()
     return ["python", pytest.param("namespaces", marks=pytest.mark.skipif(

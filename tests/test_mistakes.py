@@ -108,7 +108,7 @@ def test_mistake_is_named_after_crossing_the_process_boundary(exercise, mistake,
     """The batch grader sees answers only as .npy + JSON written by the child:
     the same mistake must still be named from what crosses that boundary."""
     from grader import wire
-    from grader.sandbox import _answer
+    from grader.results import _answer
     from grader.wire import Encoder
 
     cases, expected, theirs = graded(exercise.name, True)

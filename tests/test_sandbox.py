@@ -7,8 +7,9 @@ import textwrap
 import pytest
 
 from grader import registry
-from grader.sandbox import (Workspace, Limits, bwrap_command, namespaces_problem, pieces_source,
-                            reference_functions, resolve_isolation)
+from grader.isolation import bwrap_command, namespaces_problem, resolve_isolation
+from grader.pieces import pieces_source, reference_functions
+from grader.sandbox import Limits, Workspace
 
 from conftest import ROOT
 
