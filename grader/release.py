@@ -50,6 +50,10 @@ STUDENT_MODULES = {
         # the exercise takes NumPy arrays; a lesson may hand over torch tensors
         bodies={"module_arrays_from_state_dict": "return _student.call('load_hf_state_dict', model, "
                                                  "{k: _to_numpy(v) for k, v in state_dict.items()})"}),
+    "sampling.py": StudentModule(  # its NumPy cached forward would spell out the block exercise
+        keeps=frozenset({"_check_knobs", "top_k_numpy", "probs_numpy", "pick_numpy", "top_k_torch",
+                         "probs_torch", "pick_torch", "_visible", "_n_layer", "torch_forward_cached",
+                         "_logits_stream", "sample_numpy", "sample_torch"})),
     "config.py": StudentModule(
         methods={"n_params": ("count_gpt2_params", "self.vocab_size, self.block_size, self.n_embd, "
                                                    "self.n_layer, tied=tied, bias=biases")}),
