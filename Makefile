@@ -60,6 +60,7 @@ outputs: $(STAMP)
 # Ratios measured side by side in one run (no timed tests): see benchmarks/.
 bench: $(STAMP)
 	$(BIN)/python benchmarks/gelu_power.py
+	$(BIN)/python benchmarks/check_latency.py
 	$(BIN)/python benchmarks/grading.py
 
 clean:
