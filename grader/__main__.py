@@ -1,4 +1,4 @@
-"""python -m grader {stubs,grade}: the instructor's and maintainer's commands."""
+"""python -m grader {stubs,grade,release}: the instructor's and maintainer's commands."""
 from __future__ import annotations
 
 import argparse
