@@ -9,7 +9,7 @@ TORCH_INDEX ?=
 PIP_TORCH_FLAGS := $(if $(TORCH_INDEX),--index-url $(TORCH_INDEX),)
 STAMP := $(VENV)/.installed
 
-.PHONY: lab test stubs outputs bwrap chromium bench clean
+.PHONY: lab test stubs outputs tiny-checkpoint bwrap chromium bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -56,6 +56,12 @@ stubs: $(STAMP)
 outputs: $(STAMP)
 	$(BIN)/python scripts/refresh_outputs.py notebooks/*.ipynb solutions/*.ipynb
 	$(BIN)/python -m grader stubs
+
+# Maintainers: retrain the course's tiny model from scratch (~3 min on 2 cores); see
+# gpt2course/checkpoints/README.md.
+tiny-checkpoint: $(STAMP)
+	$(BIN)/python -m gpt2course.train --config gpt2course/checkpoints/tiny_train.json --out-dir runs/tiny
+	cp runs/tiny/model.safetensors runs/tiny/config.json runs/tiny/metrics.jsonl gpt2course/checkpoints/tiny/
 
 # Ratios measured side by side in one run (no timed tests): see benchmarks/.
 bench: $(STAMP)

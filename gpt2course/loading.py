@@ -46,6 +46,9 @@ def _to_numpy(tensor) -> np.ndarray:
 # The checkpoint's Conv1D layers store their weights (in, out); nn.Linear stores
 # (out, in). Exactly these four get a transpose; the embeddings, biases and
 # LayerNorm parameters are copied as they are.
+# safetensors metadata "format" of the files gpt2course.train writes: the module's
+# parameters, so in the nn.Linear (out, in) layout (Hugging Face's files say "pt").
+COURSE_FORMAT = "gpt2course"
 LINEAR_WEIGHTS = ("attn.c_attn.weight", "attn.c_proj.weight", "mlp.c_fc.weight", "mlp.c_proj.weight")
 _TIED = ("lm_head.weight", "transformer.wte.weight")
 

@@ -131,7 +131,8 @@ class GPT(nn.Module):
             lo, hi = int(idx.min()), int(idx.max())
             if lo < 0 or hi >= V:
                 raise ValueError(f"token id {lo if lo < 0 else hi} is outside the vocabulary [0, {V})")
-        return idx
+        # nn.Embedding takes int64/int32 only; NumPy's indexing takes any integer (the tokenizer's uint8)
+        return idx if idx.dtype in (torch.int64, torch.int32) else idx.long()
 
     # ------------------------------------------------------------- weights
     def parameter_arrays(self) -> dict:

@@ -242,7 +242,7 @@ def save_checkpoint(out_dir, model: GPT, optimizer, step: int, cfg: TrainConfig,
             "tokenizer": {"kind": "characters", "alphabet": corpus.ALPHABET, "eot_id": corpus.EOT_ID},
             "train_config": asdict(cfg), **(extra or {})}
     state = {"step": step, "optimizer": optimizer.state_dict(), "model_config": model.config.to_dict()}
-    save_file(tensors, out / (WEIGHTS + ".tmp"), metadata={"step": str(step), "format": "gpt2course"})
+    save_file(tensors, out / (WEIGHTS + ".tmp"), metadata={"step": str(step), "format": loading.COURSE_FORMAT})
     torch.save(state, out / (STATE + ".tmp"))
     (out / (META + ".tmp")).write_text(json.dumps(meta, indent=2) + "\n")
     for name in (WEIGHTS, STATE, META):
@@ -301,12 +301,22 @@ class TrainResult:
     out_dir: Path | None = None
 
 
+def _trim_metrics(path: Path, start: int) -> None:
+    """A fresh run starts a fresh file; a resumed one drops the rows an interrupted run logged
+    after the checkpoint it resumes from (they are logged again), keeping that step's evaluation."""
+    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()] if start else []
+    kept = [r for r in rows if r["step"] < start or (r["step"] == start and "val_loss" in r)]
+    path.write_text("".join(json.dumps(r) + "\n" for r in kept))
+
+
 class _Reporter:
     """Rank 0 writes: a tqdm bar (if installed) or plain lines, and metrics.jsonl."""
 
     def __init__(self, cfg: TrainConfig, rt: Runtime, start: int, end: int):
         self.on = rt.master and cfg.progress != "none"
         self.metrics = Path(cfg.out_dir) / METRICS if cfg.out_dir and rt.master else None
+        if self.metrics and self.metrics.exists():
+            _trim_metrics(self.metrics, start)
         self.bar = None
         if self.on and cfg.progress in ("auto", "bar"):
             try:

@@ -34,9 +34,12 @@ WEIGHTS_FILE = "model.safetensors"
 # instead (huggingface_hub names each cached blob after it).
 SHA256 = "248dfc3911869ec493c76e65bf2fcf7f615828b0254c12b473182f0f81d3a707"
 DOWNLOAD_ENV = "GPT2COURSE_DOWNLOAD"
-# The trained tiny model, TINY's sizes (vocabulary unpadded); the training code writes it.
+# The course's trained tiny model (TINY's sizes, vocabulary unpadded), as gpt2course.train
+# wrote it: model.safetensors, config.json (its configs and validation loss) and metrics.jsonl
+# (its loss curve). `make tiny-checkpoint` retrains it with the command in its README.md.
 # Not under data/: gpt2course/data.py is the corpus module.
-TINY_CHECKPOINT = Path(__file__).parent / "checkpoints" / "tiny.safetensors"
+TINY_RUN = Path(__file__).parent / "checkpoints" / "tiny"
+TINY_CHECKPOINT = TINY_RUN / "model.safetensors"
 
 
 class ChecksumError(ValueError):
@@ -168,9 +171,15 @@ def _tiny(why: str, dtype) -> Weights:
 # ----------------------------------------------------------------- reading files
 def _read_state_dict(path: Path) -> dict:
     if path.suffix == ".safetensors":
+        from safetensors import safe_open
         from safetensors.numpy import load_file
 
-        return load_file(str(path))
+        with safe_open(str(path), framework="np") as f:
+            written_by_the_course = (f.metadata() or {}).get("format") == loading.COURSE_FORMAT
+        tensors = load_file(str(path))
+        if written_by_the_course:  # the module's nn.Linear (out, in) layout: back to Conv1D's (in, out)
+            tensors = {k: v.T.copy() if loading.is_linear_weight(k) else v for k, v in tensors.items()}
+        return tensors
     import torch
 
     return torch.load(path, map_location="cpu", weights_only=True)  # tensors only: no pickled code runs

@@ -132,3 +132,12 @@ def test_from_pretrained_skips_old_buffers():
     assert torch.equal(model.transformer.h[0].attn.c_attn.weight, sd["transformer.h.0.attn.c_attn.weight"].T)
     assert torch.equal(model.transformer.wte.weight, sd["transformer.wte.weight"])
     assert model.lm_head.weight is model.transformer.wte.weight
+
+
+@pytest.mark.parametrize("dtype", [torch.uint8, torch.int16, torch.int32])
+def test_any_integer_ids_give_the_int64_logits(dtype):
+    """The character tokenizer hands out uint8 ids; nn.Embedding alone would refuse them."""
+    model = GPT(TINY).eval()
+    ids = torch.tensor([[3, 1, 4, 1, 5, 9, 2, 6]])
+    with torch.no_grad():
+        assert torch.equal(model(ids.to(dtype)), model(ids))

@@ -119,12 +119,18 @@ def test_bare_file_of_a_known_size_needs_no_config(tmp_path):
 
 
 def test_a_folder_written_by_the_course_trainer(tmp_path):
-    params = ref.init_params(TINY, seed=2, dtype=np.float32)
-    save_numpy({module_name(k): v for k, v in params.items()}, tmp_path / "model.safetensors")
-    (tmp_path / "config.json").write_text(json.dumps({"step": 7, "model_config": TINY.to_dict()}))
+    """The trainer saves the module's parameters: nn.Linear's (out, in) layout, under the checkpoint's
+    names, so only the file's metadata tells it from a Hugging Face file (square c_proj included)."""
+    from gpt2course.train import TrainConfig, init_model, make_optimizer, save_checkpoint
+
+    model = init_model(TINY, seed=2)
+    save_checkpoint(tmp_path, model, make_optimizer(model, TrainConfig()), 7, TrainConfig())
     w = weights.get_gpt2(tmp_path)
     assert w.config == TINY
-    np.testing.assert_array_equal(w.params["wpe"], params["wpe"])
+    x = np.array([[1, 5, 9, 2]])
+    with torch.no_grad():
+        expected = model(torch.from_numpy(x)).double().numpy()
+    np.testing.assert_allclose(ref.gpt_logits(w.params, x, TINY.n_head), expected, rtol=1e-4, atol=1e-5)
 
 
 def test_missing_path_is_an_error_not_a_fallback(tmp_path):

@@ -1,0 +1,116 @@
+"""gpt2course/checkpoints/tiny/: the committed trained tiny model.
+
+It must be what its recorded command produces (rerun from scratch here: the slow
+test), load at the TINY sizes as the offline stand-in for GPT-2, and write text of
+its corpus. Oracles: the recorded command and its own rerun, the corpus's words,
+and an untrained model of the same shape.
+"""
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from gpt2course import TINY, data, numpy_gpt, weights
+from gpt2course.sampling import sample_torch
+from gpt2course.train import TrainConfig, init_model, load_checkpoint
+
+ROOT = Path(__file__).resolve().parent.parent
+RUN = weights.TINY_RUN
+RECIPE = ROOT / "gpt2course" / "checkpoints" / "tiny_train.json"
+MARGIN = 0.05  # nats; stated in gpt2course/checkpoints/README.md
+
+
+@pytest.fixture(scope="module")
+def meta():
+    return json.loads((RUN / "config.json").read_text())
+
+
+@pytest.fixture(scope="module")
+def trained():
+    return load_checkpoint(RUN)[0]
+
+
+def test_the_files_are_committed_and_small():
+    sizes = {name: (RUN / name).stat().st_size for name in ("model.safetensors", "config.json", "metrics.jsonl")}
+    assert sum(sizes.values()) < 2_000_000, sizes
+
+
+def test_it_is_the_tiny_model_unpadded(meta, trained):
+    assert meta["model_config"] == TINY.to_dict()
+    assert trained.config == TINY
+    assert meta["tokenizer"]["alphabet"] == data.ALPHABET and meta["tokenizer"]["eot_id"] == data.EOT_ID
+
+
+def test_it_was_trained_by_the_recorded_recipe_on_this_corpus(meta):
+    recipe = json.loads(RECIPE.read_text())
+    assert {k: meta["train_config"][k] for k in recipe} == recipe
+    assert meta["train_config"]["out_dir"] == "runs/tiny"  # the README's command, not some other run
+    assert TrainConfig(**meta["train_config"]).model_config() == TINY
+    assert meta["corpus"] == data.load_splits(meta["train_config"]["val_fraction"]).fingerprint
+
+
+def test_the_loss_curve_ends_at_the_recorded_validation_loss(meta):
+    rows = [json.loads(line) for line in (RUN / "metrics.jsonl").read_text().splitlines()]
+    evals = [r for r in rows if "val_loss" in r]
+    steps = [r["step"] for r in rows if "loss" in r]
+    assert evals[-1]["step"] == meta["train_config"]["max_steps"] == meta["step"]
+    assert evals[-1]["val_loss"] == meta["val_loss"]
+    assert steps == list(range(49, meta["step"], 50))
+    assert evals[0]["val_loss"] > 3.5 > 1.5 > meta["val_loss"]  # from about ln 56 = 4.03 down to the end
+
+
+def test_get_gpt2_falls_back_to_exactly_these_weights(monkeypatch, trained):
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("HF_HOME", "/nonexistent-hf-home")
+    with pytest.warns(weights.FallbackWarning, match="trained tiny model"):
+        w = weights.get_gpt2(download=False, cache_dir="/nonexistent-hf-cache")
+    assert w.fallback and w.config == TINY
+    module = {k: np.asarray(v) for k, v in trained.parameter_arrays().items()}
+    assert np.array_equal(w.params["wpe"], module["transformer.wpe.weight"])
+    # the module's nn.Linear (out, in) is the NumPy model's Conv1D (in, out) transposed, square ones too
+    assert np.array_equal(w.params["h.1.attn.c_proj.weight"], module["transformer.h.1.attn.c_proj.weight"].T)
+    x = np.array([data.encode("def f(x):\n    return x")])
+    with torch.no_grad():
+        expected = trained(torch.from_numpy(x)).double().numpy()
+    np.testing.assert_allclose(numpy_gpt.gpt_logits(w.params, x, TINY.n_head), expected, rtol=1e-4, atol=1e-4)
+
+
+def corpus_words() -> set[str]:
+    return set(re.findall(r"[a-z]{2,}", " ".join(data.corpus_documents())))
+
+
+def share_of_real_words(text: str, vocabulary: set[str]) -> float:
+    words = re.findall(r"[a-z]{2,}", text)
+    return sum(w in vocabulary for w in words) / max(len(words), 1)
+
+
+def sample_text(model, seed: int = 0, n: int = 600) -> str:
+    prompt = torch.tensor([[data.EOT_ID]])
+    ids = sample_torch(model, prompt, n, temperature=0.8, top_k=20, generator=torch.Generator().manual_seed(seed))
+    return data.decode(ids[0, 1:])
+
+
+def test_it_writes_words_of_its_corpus_where_an_untrained_model_does_not(trained):
+    vocabulary = corpus_words()
+    untrained = init_model(TINY, seed=0).eval()
+    real = [share_of_real_words(sample_text(trained, seed), vocabulary) for seed in range(3)]
+    noise = [share_of_real_words(sample_text(untrained, seed), vocabulary) for seed in range(3)]
+    assert min(real) > 0.7, real
+    assert max(noise) < 0.3, noise
+
+
+@pytest.mark.slow
+def test_the_recorded_command_reproduces_its_quality_from_scratch(meta, tmp_path):
+    """The README's command, run from scratch (about 2.5 minutes on 2 cores)."""
+    out = tmp_path / "tiny"
+    cmd = [sys.executable, "-m", "gpt2course.train", "--config", str(RECIPE), "--out-dir", str(out),
+           "--progress", "none", "--sample-chars", "0"]
+    subprocess.run(cmd, cwd=ROOT, check=True, timeout=1200)
+    again = json.loads((out / "config.json").read_text())
+    assert again["step"] == meta["step"]
+    assert abs(again["val_loss"] - meta["val_loss"]) < MARGIN, (again["val_loss"], meta["val_loss"])
