@@ -1,9 +1,11 @@
-"""An interactive explorer of where a GPT-2's parameters live (lesson 05).
+"""Interactive widgets: where a GPT-2's parameters live (lesson 05), and a column picker
+for position tables (lesson 07).
 
 `breakdown` is a pure function: it reads the parameter tensors' shapes
 (`numpy_gpt.param_shapes`, no arrays are allocated) and sums them by group,
 so the explorer, the lesson and the tests agree by construction. The widget
-only calls it and shows the result.
+only calls it and shows the result. The column picker works the same way: it
+calls `positions.roughness` and `plots.column_figure`, and shows their results.
 """
 from __future__ import annotations
 
@@ -153,3 +155,96 @@ def parameter_explorer(config: GPTConfig = GPT2_FAMILY["gpt2"]):
     explorer = ParameterExplorer(config)
     explorer.widget.explorer = explorer
     return explorer.widget
+
+
+# ----------------------------------------------------------------- lesson 07: the column picker
+MAX_SHOWN = 8  # columns drawn at once: more lines than this are unreadable
+
+
+def picked_columns(first: int, count: int, d: int) -> list[int]:
+    """``count`` neighbouring columns from ``first`` on, kept inside 0 .. d - 1 (fewer at the edge)."""
+    if not 0 <= first < d or count < 1:
+        raise ValueError(f"column {first} with {count} shown does not fit a table of {d} columns")
+    return list(range(first, min(first + count, d)))
+
+
+def columns_text(name: str, table, chosen, start: int = 0) -> str:
+    """What the picker shows under its sliders: the columns and their roughness."""
+    from .positions import roughness
+
+    rough = roughness(table, start=start)
+    listed = ", ".join(f"column {j} {rough[j]:.3f}" for j in chosen)
+    return (f"{name} ({table.shape[0]} x {table.shape[1]}): roughness from position {start} on "
+            f"(0 smooth, about 1 noise): {listed}")
+
+
+class ColumnPicker:
+    """A dropdown picks a table, a slider picks a column (and how many neighbours to show).
+
+    Every change recomputes the roughness (`columns_text`), redraws the columns
+    against position (`plots.column_figure`) and puts the picture in the
+    `ipywidgets.Output` `output`; `summary.value` holds the text.
+    """
+
+    def __init__(self, tables: dict, first: int = 0, count: int = 3, start: int = 0):
+        import ipywidgets as w
+
+        from .positions import check_table
+
+        if not isinstance(tables, dict):
+            tables = {"table": tables}
+        if not tables:
+            raise ValueError("the column picker needs at least one table")
+        self.tables = {name: check_table(t, name) for name, t in tables.items()}
+        self.start = start
+        d = self._width(next(iter(self.tables)))
+        style = {"description_width": "110px"}
+        layout = w.Layout(width="520px")
+        self.table = w.Dropdown(options=list(self.tables), description="table", style=style)
+        self.column = w.IntSlider(min(first, d - 1), 0, d - 1, 1, description="column",
+                                  continuous_update=False, style=style, layout=layout)
+        self.count = w.IntSlider(count, 1, MAX_SHOWN, 1, description="columns shown",
+                                 continuous_update=False, style=style, layout=layout)
+        self.summary = w.HTML()
+        self.output = w.Output()
+        self._applying = False
+        self.column.observe(self._changed, names="value")
+        self.count.observe(self._changed, names="value")
+        self.table.observe(self._table_changed, names="value")
+        self.widget = w.VBox([self.table, self.column, self.count, self.summary, self.output])
+        self.update()
+
+    def _width(self, name: str) -> int:
+        return self.tables[name].shape[1]
+
+    def chosen(self) -> list[int]:
+        return picked_columns(self.column.value, self.count.value, self._width(self.table.value))
+
+    def update(self) -> None:
+        from . import plots
+
+        name, chosen = self.table.value, self.chosen()
+        table = self.tables[name]
+        self.summary.value = columns_text(name, table, chosen, self.start)
+        title = f"{name}: column{'s' if len(chosen) > 1 else ''} {', '.join(map(str, chosen))}"
+        self.figure = plots.column_figure(table, chosen, title, start=self.start)
+        self.output.outputs = (plots.png_output(self.figure),)
+
+    def _changed(self, change) -> None:
+        if not self._applying:
+            self.update()
+
+    def _table_changed(self, change) -> None:
+        self._applying = True
+        try:
+            self.column.max = self._width(change["new"]) - 1   # ipywidgets clamps the value too
+        finally:
+            self._applying = False
+        self.update()
+
+
+def column_picker(tables, first: int = 0, count: int = 3, start: int = 0):
+    """The picker's widget, ready to display (its `.picker` attribute holds the controls)."""
+    picker = ColumnPicker(tables, first, count, start)
+    picker.widget.picker = picker
+    return picker.widget

@@ -57,6 +57,11 @@ STUDENT_MODULES = {
     "config.py": StudentModule(
         methods={"n_params": ("count_gpt2_params", "self.vocab_size, self.block_size, self.n_embd, "
                                                    "self.n_layer, tied=tied, bias=biases")}),
+    "positions.py": StudentModule(  # lesson 07: the measurements ship, the three exercises are the learner's
+        keeps=frozenset({"roughness", "step_sizes", "moving_average", "similarity_by_distance", "toeplitz_gap",
+                         "variance_share"}),
+        bridges={"sinusoidal_positions": "sinusoidal_positions", "position_similarity": "position_similarity",
+                 "principal_components": "principal_components"}),
 }
 HIDDEN_BODY = ('raise NotImplementedError("{module}.{name} is part of an exercise\'s answer, so the student '
                'edition leaves it out. The exercises themselves (numpy_gpt.embed, numpy_gpt.block, ...) run '
@@ -286,7 +291,7 @@ include = ["grader*", "gpt2course*"]
 
 [tool.setuptools.package-data]
 "grader.lessons" = ["data/*"]
-gpt2course = ["*.json"]
+gpt2course = ["*.json", "checkpoints/*.json", "checkpoints/tiny/*"]
 """
 
 

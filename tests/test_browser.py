@@ -7,8 +7,9 @@ python3 kernel are found), then
 - opens every lesson in notebooks/*.ipynb, checks that no dialog shows
   (no "Select Kernel", no news prompt), clears the outputs, runs all cells and
   checks that no cell shows an error, that every cell with a saved image shows
-  a loaded image again, and that saved widgets render (the parameter explorer's
-  slider changes its count); a full-page screenshot of each lesson goes to
+  a loaded image again, and that saved widgets render and respond (lesson 05's
+  parameter explorer: a slider changes its count; lesson 07's column picker:
+  typing a column redraws its plot); a full-page screenshot of each lesson goes to
   SCREENSHOTS;
 - types a correct `embed` and a classic mistake into a copy of the first
   exercise notebook and checks what `check(embed)` prints.
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import secrets
 import shutil
 import socket
@@ -263,10 +265,9 @@ def saved_outputs(path: Path) -> dict[int, set[str]]:
     return mimes
 
 
-def notebook_source(path: Path) -> str:
-    nb = json.loads(path.read_text())
-    return "\n".join("".join(c["source"]) if isinstance(c["source"], list) else c["source"]
-                     for c in nb["cells"])
+def cell_source(path: Path, index: int) -> str:
+    source = json.loads(path.read_text())["cells"][index]["source"]
+    return "".join(source) if isinstance(source, list) else source
 
 
 def full_screenshot(page, path: Path):
@@ -278,6 +279,9 @@ def full_screenshot(page, path: Path):
         return (last.bottom - first.top) + w.content.node.getBoundingClientRect().top + 80;
     }}""")
     page.set_viewport_size({"width": 1400, "height": int(min(max(height + 200, 900), 15_000))})
+    page.wait_for_timeout(300)
+    # run-all leaves the notebook scrolled to its last cell: show it from the top
+    page.evaluate(f"() => {{ {CURRENT}.content.node.scrollTop = 0; }}")
     page.wait_for_timeout(300)
     page.screenshot(path=str(path), full_page=True)
 
@@ -336,8 +340,10 @@ def test_lesson_runs_in_jupyterlab(page, lab, lesson):
             except Exception:
                 pytest.fail(f"{relpath}: cell {i} had a widget in the saved notebook; "
                             f"after running no widget rendered")
-            if "parameter_explorer" in notebook_source(lesson):
+            if "parameter_explorer" in cell_source(lesson, i):
                 _move_a_slider(page, relpath, i)
+            if "column_picker(" in cell_source(lesson, i):
+                _pick_another_column(page, relpath, i)
 
     full_screenshot(page, SCREENSHOTS / f"{lesson.stem}.png")
     assert not page.page_errors, f"{relpath}: JavaScript errors: {page.page_errors[:3]}"
@@ -376,6 +382,39 @@ def _move_a_slider(page, relpath: str, index: int):
     except Exception:
         pytest.fail(f"{relpath}: moving a slider of the parameter explorer did not change "
                     f"its count (still {before!r})")
+
+
+def _pick_another_column(page, relpath: str, index: int):
+    """Lesson 07's column picker: typing a column into its "column" slider redraws the plot
+    (a new image) and the summary names the new columns."""
+    cell = page.locator(".jp-Notebook .jp-Cell").nth(index)
+    slider = cell.locator(".widget-slider").filter(
+        has=page.locator(".widget-label", has_text=re.compile(r"^column$")))
+    summary = cell.locator(".widget-html-content").filter(has_text="column").first
+    image = cell.locator(".widget-output img")
+    try:
+        slider.first.wait_for(timeout=15_000)
+        image.first.wait_for(timeout=15_000)
+    except Exception:
+        pytest.fail(f"{relpath}: cell {index}: the column picker shows no 'column' slider or no plot")
+    before_text, before_src = summary.inner_text(), image.first.get_attribute("src")
+    readout = slider.first.locator(".widget-readout")
+    readout.click()
+    page.keyboard.press("Control+A")
+    page.keyboard.type("20")
+    page.keyboard.press("Enter")
+    try:
+        page.wait_for_function(
+            """([cellNode, text, src]) => {
+                const img = cellNode.querySelector('.widget-output img');
+                const html = Array.from(cellNode.querySelectorAll('.widget-html-content'))
+                                  .map(n => n.innerText).join(' ');
+                return img && img.complete && img.naturalWidth > 0 && img.src !== src
+                       && html !== text && html.includes('column 20');
+            }""", arg=[cell.element_handle(), before_text, before_src], timeout=30_000)
+    except Exception:
+        pytest.fail(f"{relpath}: typing column 20 into the column picker did not redraw its plot "
+                    f"(summary still {before_text[:120]!r})")
 
 
 # --------------------------------------------------------------------------- exercise

@@ -5,3 +5,4 @@ from . import l03_mlp_block  # noqa: F401
 from . import l04_model  # noqa: F401
 from . import l05_counting  # noqa: F401
 from . import l06_torch  # noqa: F401
+from . import l07_positions  # noqa: F401
