@@ -54,16 +54,29 @@ def probs_numpy(logits: np.ndarray, temperature: float = 1.0, top_k: int | None 
     return ng.softmax(top_k_numpy(z, top_k) if top_k else z, axis=-1)    # (B, V)
 
 
+def sample_next(logits: np.ndarray, temperature: float, top_k: int | None, rng: np.random.Generator) -> np.ndarray:
+    """One draw per row of last-position logits (B, V): int64 ids (B,) (lesson 08's exercise).
+
+    The inverse CDF: one uniform u per row from rng; the id drawn is the first whose
+    cumulative probability passes u. Any exact method (rng.choice, Gumbel-max) draws
+    from the same distribution; this one reads one number per row."""
+    if isinstance(temperature, bool) or not (isinstance(temperature, (int, float)) and temperature > 0
+                                             and math.isfinite(temperature)):
+        raise ValueError(f"temperature must be a positive finite number, got {temperature!r}: it divides "
+                         "the logits (for the most likely id, take the argmax instead)")
+    p = probs_numpy(logits, temperature, top_k)                          # (B, V)
+    cdf = np.cumsum(p, axis=-1)                                          # (B, V)
+    u = rng.random((p.shape[0], 1)) * cdf[:, -1:]                        # (B, 1), in [0, total)
+    return np.minimum((cdf <= u).sum(axis=-1), p.shape[-1] - 1)          # first index whose cdf passes u
+
+
 def pick_numpy(logits: np.ndarray, rng: np.random.Generator | None = None, temperature: float = 1.0,
                top_k: int | None = None, greedy: bool = False) -> np.ndarray:
     """Next ids (B,) from last-position logits (B, V): argmax, or one draw per row from rng."""
     _check_knobs(temperature, top_k, greedy, rng is not None, "rng=np.random.default_rng(seed)")
     if greedy:
         return logits.argmax(axis=-1)
-    p = probs_numpy(logits, temperature, top_k)
-    cdf = np.cumsum(p, axis=-1)                                          # (B, V)
-    u = rng.random((p.shape[0], 1)) * cdf[:, -1:]                        # (B, 1), in [0, total)
-    return np.minimum((cdf <= u).sum(axis=-1), p.shape[-1] - 1)          # first index whose cdf passes u
+    return sample_next(logits, temperature, top_k, rng)
 
 
 def top_k_torch(logits: torch.Tensor, k: int) -> torch.Tensor:

@@ -16,13 +16,13 @@ from pathlib import Path
 
 import nbformat
 
-from . import edition, registry, stats, wire
+from . import edition, registry, sampling_judge, stats, wire
 from . import notebook as nbk
 from .judge import Broken, NotAttempted, Raised, call_answer
 
 ROOT = Path(__file__).resolve().parent.parent
 STUDENT_GRADER_FILES = ("__init__.py", "check.py", "judge.py", "naming.py", "outcomes.py", "seeds.py",
-                        "wire.py", "registry.py", "notebook.py", "stats.py")
+                        "wire.py", "registry.py", "notebook.py", "stats.py", "sampling_judge.py")
 # The course's own code in the student edition. In each module listed here,
 # functions that are exercises call the learner's own version (gpt2course/student.py
 # reads it from their exercise notebook); bookkeeping ships as it is; every other
@@ -38,10 +38,10 @@ class StudentModule:
 
 STUDENT_MODULES = {
     "numpy_gpt.py": StudentModule(
-        keeps=frozenset({"config_from_params", "param_shapes", "count_params", "softmax", "cross_entropy"}),
+        keeps=frozenset({"config_from_params", "param_shapes", "count_params", "softmax"}),
         bridges={"embed": "embed", "layer_norm": "layer_norm", "causal_self_attention": "causal_self_attention",
                  "gelu_tanh": "gelu_tanh", "mlp": "mlp", "block": "block", "gpt_logits": "gpt_logits",
-                 "init_params": "init_gpt"},
+                 "init_params": "init_gpt", "cross_entropy": "cross_entropy"},
         bodies={"init_params": "return _student.as_dtype(_student.call('init_gpt', config, seed), dtype)"}),
     "loading.py": StudentModule(
         keeps=frozenset({"course_name", "params_from_state_dict", "_to_numpy", "is_linear_weight", "module_name"}),
@@ -50,10 +50,19 @@ STUDENT_MODULES = {
         # the exercise takes NumPy arrays; a lesson may hand over torch tensors
         bodies={"module_arrays_from_state_dict": "return _student.call('load_hf_state_dict', model, "
                                                  "{k: _to_numpy(v) for k, v in state_dict.items()})"}),
-    "sampling.py": StudentModule(  # its NumPy cached forward would spell out the block exercise
-        keeps=frozenset({"_check_knobs", "top_k_numpy", "probs_numpy", "pick_numpy", "top_k_torch",
-                         "probs_torch", "pick_torch", "_visible", "_n_layer", "torch_forward_cached",
-                         "_logits_stream", "sample_numpy", "sample_torch"})),
+    # NumPy sampling: pick_numpy draws with the learner's sample_next; top_k_numpy and probs_numpy
+    # (pieces of that answer) and the NumPy cached forward (the block exercise spelt out) are left out.
+    # The torch pieces ship: torch_gpt.GPT ships whole too, no exercise asks for them, and sample_torch
+    # must run in every lesson and at the end of `python -m gpt2course.train` before lesson 08 is done.
+    "sampling.py": StudentModule(
+        keeps=frozenset({"_check_knobs", "pick_numpy", "top_k_torch", "probs_torch", "pick_torch", "_visible",
+                         "_n_layer", "torch_forward_cached", "_logits_stream", "sample_numpy", "sample_torch"}),
+        bridges={"sample_next": "sample_next"}),
+    "data.py": StudentModule(  # lesson 08: the corpus, tokenizer and split ship; get_batch is the learner's
+        keeps=frozenset({"normalise", "encode", "decode", "stdlib_dir", "_sources", "_docstrings", "zen_of_python",
+                         "corpus_documents", "_corpus", "corpus_fingerprint", "in_validation", "split_documents",
+                         "to_ids", "load_splits"}),
+        bridges={"get_batch": "get_batch"}),
     "config.py": StudentModule(
         methods={"n_params": ("count_gpt2_params", "self.vocab_size, self.block_size, self.n_embd, "
                                                    "self.n_layer, tied=tied, bias=biases")}),
@@ -84,10 +93,11 @@ from gpt2course.config import GPTConfig
 from .. import wire
 from ..judge import Raised
 from ..registry import Case, Exercise, Mistake, register
+from ..sampling_judge import draws_judge, scalar_judge
 from ..stats import Summary, init_judge
 
 DATA = Path(__file__).with_name("data")
-JUDGES = {"init_stats": init_judge}
+JUDGES = {"init_stats": init_judge, "draws": draws_judge, "scalar": scalar_judge}
 
 
 def _answer(tree, load):
@@ -138,6 +148,10 @@ def judge_name(exercise) -> str | None:
         return None
     if exercise.judge is stats.init_judge:
         return "init_stats"
+    if exercise.judge is sampling_judge.draws_judge:
+        return "draws"
+    if exercise.judge is sampling_judge.scalar_judge:
+        return "scalar"
     raise ValueError(f"{exercise.name}: the student edition cannot ship its judge {exercise.judge!r}")
 
 

@@ -1,7 +1,8 @@
-"""The seed rule: a function given a ``seed`` must be reproducible from it.
+"""The seed rule: a function given a ``seed`` must be reproducible from it, and
+a function given a random generator ``rng`` must draw from it.
 
-Judged across cases on the statistics summaries of grader/stats.py, which is
-all the student edition stores of an answer.
+Judged across cases: on the statistics summaries of grader/stats.py for seeds
+(all the student edition stores of such an answer), exactly for generators.
 """
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .stats import summarize
-from .wire import is_plain_array
+from .wire import is_plain_array, same_value
 
 
 @dataclass(frozen=True)
@@ -23,11 +24,14 @@ class SeedMismatch:
     earlier: int
     kind: str
     key: str
+    via: str = "seed"   # "rng": the cases differ in a generator argument named ``key``
 
     def same_as(self, other) -> bool:
         return isinstance(other, SeedMismatch) and (self.earlier, self.kind) == (other.earlier, other.kind)
 
     def describe(self) -> str:
+        if self.via == "rng":
+            return self._describe_rng()
         if self.kind == "repeat":
             return (f"another seed gave the same numbers as test {self.earlier + 1} ({self.key!r} "
                     "starts with the same values): the arrays must come from the seed argument, "
@@ -35,6 +39,15 @@ class SeedMismatch:
         return (f"the config and seed of test {self.earlier + 1} gave other numbers ({self.key!r} "
                 "differs): the same seed must give the same arrays, so create the generator "
                 "from the seed argument, np.random.default_rng(seed)")
+
+    def _describe_rng(self) -> str:
+        if self.kind == "repeat":
+            return (f"`{self.key}` in another state gave the same result as test {self.earlier + 1}: "
+                    f"draw from the generator you are given, `{self.key}`, not from one of your own "
+                    "with a fixed seed")
+        return (f"the inputs of test {self.earlier + 1}, with `{self.key}` in the same state, gave "
+                f"another result: draw every random number from `{self.key}` (not np.random.* or "
+                "a generator of your own), so that the same state gives the same result")
 
 
 def seed_mismatches(cases, answers) -> dict[int, SeedMismatch]:
@@ -50,11 +63,11 @@ def seed_mismatches(cases, answers) -> dict[int, SeedMismatch]:
     check(), the batch grader and the student edition judge alike. Cases without a
     ``seed`` argument, and answers that are not dicts, are left alone.
     """
+    found = generator_mismatches(cases, answers)
     seeded = [i for i, c in enumerate(cases) if "seed" in c.args and isinstance(answers[i], dict)]
     if len(seeded) < 2:
-        return {}
+        return found
     summaries = {i: summarize(answers[i]) for i in seeded}
-    found = {}
     for n, j in enumerate(seeded):
         for i in seeded[:n]:
             if not _same_but_seed(cases[i].args, cases[j].args):
@@ -69,6 +82,38 @@ def seed_mismatches(cases, answers) -> dict[int, SeedMismatch]:
     return found
 
 
+def generator_mismatches(cases, answers) -> dict[int, SeedMismatch]:
+    """The same rule for a function given a random generator: two cases whose other
+    arguments are equal must give the same answer when their generators start in the
+    same state, and another answer when they do not. So a function that draws from
+    np.random.* (or a generator of its own) instead of the one it is given fails one
+    case of such a pair. Answers (arrays, or tuples of them) are compared exactly."""
+    drawn = [i for i, c in enumerate(cases) if _generator_key(c.args) and _comparable(answers[i])]
+    found = {}
+    for n, j in enumerate(drawn):
+        key = _generator_key(cases[j].args)
+        for i in drawn[:n]:
+            a, b = cases[i].args, cases[j].args
+            if _generator_key(a) != key or not _same_but_seed(a, b, key):
+                continue
+            same_state = a[key].bit_generator.state == b[key].bit_generator.state
+            same_answer = same_value(answers[i], answers[j])
+            if same_state != same_answer:
+                found[j] = SeedMismatch(i, "differ" if same_state else "repeat", key, via="rng")
+                break
+    return found
+
+
+def _generator_key(args: dict) -> str | None:
+    return next((k for k, v in args.items() if isinstance(v, np.random.Generator)), None)
+
+
+def _comparable(answer) -> bool:
+    if isinstance(answer, tuple):
+        return bool(answer) and all(is_plain_array(a) for a in answer)
+    return is_plain_array(answer)
+
+
 def _equal(a, b) -> bool:
     if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
         return is_plain_array(a) and is_plain_array(b) and a.dtype == b.dtype and np.array_equal(a, b)
@@ -78,8 +123,8 @@ def _equal(a, b) -> bool:
         return False
 
 
-def _same_but_seed(a: dict, b: dict) -> bool:
-    return set(a) == set(b) and all(_equal(a[k], b[k]) for k in a if k != "seed")
+def _same_but_seed(a: dict, b: dict, seed: str = "seed") -> bool:
+    return set(a) == set(b) and all(_equal(a[k], b[k]) for k in a if k != seed)
 
 
 def _first_different(a: dict, b: dict) -> str | None:

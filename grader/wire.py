@@ -2,7 +2,8 @@
 
 The child process encodes whatever learner code returned; the parent decodes
 it and gets back only builtin scalars, lists, dicts of str and base ndarrays of
-numeric dtype.  Anything else arrives as an ``Unsupported`` marker that names
+numeric dtype (and random generators rebuilt from a PCG64 state, for cases'
+``rng`` arguments).  Anything else arrives as an ``Unsupported`` marker that names
 the type, so the parent can say what was wrong without running learner code.
 
 The same module runs in the child before learner code starts, so it imports
@@ -68,6 +69,8 @@ class Encoder:
             return {"dict": {k: self(v, depth + 1) for k, v in value.items()}}
         if hasattr(value, "to_dict") and type(value).__name__ == "GPTConfig":
             return {"config": {k: int(v) for k, v in value.to_dict().items()}}
+        if isinstance(value, np.random.Generator):
+            return _generator_tree(value)
         return {"unsupported": _type_name(value), "reason": "not a NumPy array or plain Python value"}
 
     def _array(self, value: np.ndarray):
@@ -92,6 +95,33 @@ class Encoder:
         if self._file is not None:
             self._file.close()
             self._file = None
+
+
+def _generator_tree(g: np.random.Generator) -> dict:
+    """A random generator (a case's ``rng`` argument) travels as its PCG64 state: four
+    integers, so the child and the student edition rebuild it in exactly that state."""
+    state = g.bit_generator.state
+    if state.get("bit_generator") != "PCG64":
+        return {"unsupported": "numpy.random.Generator",
+                "reason": "only PCG64 generators (np.random.default_rng) travel"}
+    return {"rng": [str(state["state"]["state"]), str(state["state"]["inc"]),
+                    int(state["has_uint32"]), int(state["uinteger"])]}
+
+
+def _generator(spec) -> np.random.Generator | Unsupported:
+    bad = Unsupported("numpy.random.Generator", "malformed generator state")
+    if type(spec) is not list or len(spec) != 4 or not all(type(x) in (int, str) for x in spec):
+        return bad
+    try:  # a stranger's text: bounded before int() reads it
+        state, inc, has_uint32, uinteger = (int(str(x)[:45]) for x in spec)
+    except ValueError:
+        return bad
+    if not (0 <= state < 2**128 and 0 <= inc < 2**128 and has_uint32 in (0, 1) and 0 <= uinteger < 2**32):
+        return bad
+    bits = np.random.PCG64(0)
+    bits.state = {"bit_generator": "PCG64", "state": {"state": state, "inc": inc},
+                  "has_uint32": has_uint32, "uinteger": uinteger}
+    return np.random.Generator(bits)
 
 
 def _float_text(x: float) -> str:
@@ -131,6 +161,8 @@ def decode(tree, load, make_config=None, depth: int = 0):
         return {str(k): decode(v, load, make_config, depth + 1) for k, v in tree["dict"].items()}
     if "config" in tree and make_config is not None:
         return make_config(**tree["config"])
+    if "rng" in tree:
+        return _generator(tree["rng"])
     if "unsupported" in tree:
         return Unsupported(str(tree["unsupported"])[:200], str(tree.get("reason", ""))[:200])
     return Unsupported("?", "malformed answer")
@@ -200,7 +232,10 @@ def _read_blob(path: str) -> bytes | Unsupported:
 
 def same_value(a, b) -> bool:
     """Is ``a`` exactly ``b`` (arrays by shape, dtype and values, NaN equal to NaN)?
-    Used to tell whether learner code changed an argument it was given."""
+    Used to tell whether learner code changed an argument it was given. A random
+    generator is given to be drawn from: advancing it is its use, not a change."""
+    if isinstance(a, np.random.Generator) or isinstance(b, np.random.Generator):
+        return isinstance(a, np.random.Generator) and isinstance(b, np.random.Generator)
     if type(a) is np.ndarray or type(b) is np.ndarray:
         return type(a) is type(b) and a.shape == b.shape and a.dtype == b.dtype \
             and bool(np.array_equal(a, b, equal_nan=a.dtype.kind in "fc"))

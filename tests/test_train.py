@@ -1,8 +1,8 @@
-"""gpt2course/data.py and gpt2course/train.py: corpus, batches, LR schedule, training, checkpoints, DDP, CLI.
+"""gpt2course/train.py: LR schedule, training, checkpoints, DDP, CLI (the corpus, tokenizer,
+split and batches are tests/test_data.py's).
 
 Oracles are independent of the code under test: the tiny model's config (vocabulary,
-parameter count), ln V, hand-computed schedule values, hand-normalised strings,
-and a single process against torchrun.
+parameter count), ln V, hand-computed schedule values, and a single process against torchrun.
 """
 import json
 import math
@@ -11,7 +11,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import numpy as np
 import pytest
 import torch
 from safetensors.torch import load_file
@@ -32,64 +31,6 @@ def quick(**overrides) -> TrainConfig:
 
 def losses(result) -> list[float]:
     return [row["loss"] for row in result.history]
-
-
-# ------------------------------------------------------------------ the tokenizer and the corpus
-def test_the_tokenizer_fills_the_tiny_models_vocabulary_exactly():
-    assert data.VOCAB_SIZE == TINY.vocab_size
-    characters = data.decode(np.arange(TINY.vocab_size - 1))
-    assert len(characters) == len(set(characters)) == TINY.vocab_size - 1  # 55 distinct characters
-    assert data.decode([TINY.vocab_size - 1]) == "<|endoftext|>"           # end-of-text is the last id
-    with pytest.raises(ValueError, match="outside the vocabulary"):
-        data.decode([TINY.vocab_size])
-
-
-@pytest.mark.parametrize("raw, expected", [
-    ("Hello,\tWorld", "hello, world"),
-    ("Café déjà vu", "cafe deja vu"),
-    ("x = [1, 2]\r\n", "x = [1, 2]\n"),
-    ("a!b{c}", "a\ufffdb\ufffdc\ufffd"),   # rare characters share the fallback id
-])
-def test_normalisation_by_hand(raw, expected):
-    assert data.decode(data.encode(raw)) == expected
-    assert data.encode(raw).dtype == np.uint8
-
-
-def test_corpus_is_the_zen_and_docstrings_within_55_characters():
-    docs = data.corpus_documents()
-    assert docs[0].startswith("the zen of python") and "beautiful is better than ugly." in docs[0]
-    assert sum(map(len, docs)) > 500_000 and len(docs) > 1000
-    assert len(set("".join(docs))) <= TINY.vocab_size - 1
-    assert len(set(docs)) == len(docs)  # no document twice, so none can sit in both splits
-
-
-def test_split_is_by_document_and_stable():
-    docs = data.corpus_documents()
-    splits = data.load_splits(0.1)
-    train_docs = set(data.decode(splits.train).split("<|endoftext|>")) - {""}
-    val_docs = set(data.decode(splits.val).split("<|endoftext|>")) - {""}
-    assert val_docs and not train_docs & val_docs
-    assert train_docs | val_docs == set(docs)
-    assert 0.05 < len(splits.val) / (len(splits.train) + len(splits.val)) < 0.2
-    # a document's side does not depend on the other documents
-    _, val_of_part = data.split_documents(docs[:300], 0.1)
-    assert set(val_of_part) <= val_docs
-
-
-def test_get_batch_targets_are_inputs_shifted_by_one():
-    ids = np.arange(100)
-    x, y = data.get_batch(ids, 8, 10, np.random.default_rng(0))
-    assert x.shape == y.shape == (8, 10) and x.dtype == y.dtype == np.int64
-    assert (np.diff(x, axis=1) == 1).all() and (y == x + 1).all()
-    again, _ = data.get_batch(ids, 8, 10, np.random.default_rng(0))
-    assert (again == x).all()
-    # every window is reachable, the last target included, and none runs past the end
-    _, y = data.get_batch(np.arange(12), 200, 10, np.random.default_rng(1))
-    assert set(y[:, -1]) == {10, 11}
-    with pytest.raises(TypeError, match="default_rng"):
-        data.get_batch(ids, 8, 10, 0)
-    with pytest.raises(ValueError, match="at least 11"):
-        data.get_batch(np.arange(10), 1, 10, np.random.default_rng(0))
 
 
 # ------------------------------------------------------------------ the learning-rate schedule

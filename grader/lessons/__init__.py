@@ -6,3 +6,4 @@ from . import l04_model  # noqa: F401
 from . import l05_counting  # noqa: F401
 from . import l06_torch  # noqa: F401
 from . import l07_positions  # noqa: F401
+from . import l08_training  # noqa: F401
