@@ -181,3 +181,23 @@ def test_cli_flags_override_the_json_config(tmp_path):
     path.write_text(json.dumps({"max_step": 50}))
     with pytest.raises(SystemExit, match="max_step"):
         parse_config(["--config", str(path)])
+
+
+def logged(out: Path) -> list[dict]:
+    """metrics.jsonl without its timings (they differ between any two runs)."""
+    rows = [json.loads(line) for line in (out / "metrics.jsonl").read_text().splitlines()]
+    return [{k: v for k, v in r.items() if k != "tokens_per_s"} for r in rows]
+
+
+def test_metrics_hold_this_run_only_after_another_run_a_crash_and_a_resume(tmp_path):
+    run = dict(max_steps=10, eval_interval=4)
+    train(quick(out_dir=str(tmp_path / "whole"), **run))
+    parts = tmp_path / "parts"
+    train(quick(out_dir=str(parts), seed=99, **run))              # an earlier, other run in the same folder
+    train(quick(out_dir=str(parts), stop_at=5, **run))             # a fresh run: a fresh file
+    with (parts / "metrics.jsonl").open("a") as f:                 # a crash after logging past its checkpoint
+        f.write(json.dumps({"step": 5, "loss": 99.0, "lr": 0.0}) + "\n")
+    train(quick(out_dir=str(parts), resume=True, **run))
+    extra_eval = {"step": 5}                                       # stop_at evaluates (and saves) at step 5
+    parts_rows = [r for r in logged(parts) if not ("val_loss" in r and r["step"] == extra_eval["step"])]
+    assert parts_rows == logged(tmp_path / "whole")
