@@ -73,13 +73,31 @@ def candidates(logits: np.ndarray, k) -> np.ndarray:
 def _cells(draws: np.ndarray, logits: np.ndarray) -> np.ndarray:
     """Each draw's cell: (its row's pattern, the rank of the drawn logit's value in that row).
     Rows with equal logits share a pattern; equal logits within a row share a cell."""
+    cell = _cell_table(logits)                                        # (B, V)
+    return cell[np.arange(len(draws)), draws]
+
+
+_TABLES: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # id(logits) -> (logits, its cell table)
+
+
+def _cell_table(logits: np.ndarray) -> np.ndarray:
+    """(B, V) cell numbers, group * V + rank. One case's logits are judged against the reference
+    and every mistake (check() names mistakes this way), so the table is computed once per array:
+    the row-wise unique below is the slow part."""
+    hit = _TABLES.get(id(logits))
+    if hit is not None and hit[0] is logits:
+        return hit[1]
     patterns, group = np.unique(logits, axis=0, return_inverse=True)
     group = group.reshape(-1)
     V = logits.shape[-1]
     rank = np.empty(logits.shape, dtype=np.int64)
     for g, row in enumerate(patterns):
         rank[group == g] = np.unique(row, return_inverse=True)[1].reshape(-1)
-    return group * V + rank[np.arange(len(draws)), draws]
+    table = group[:, None] * V + rank
+    if len(_TABLES) >= 64:
+        _TABLES.clear()
+    _TABLES[id(logits)] = (logits, table)
+    return table
 
 
 def homogeneity(a: np.ndarray, b: np.ndarray, logits: np.ndarray) -> tuple[float, int]:
