@@ -9,7 +9,7 @@ TORCH_INDEX ?=
 PIP_TORCH_FLAGS := $(if $(TORCH_INDEX),--index-url $(TORCH_INDEX),)
 STAMP := $(VENV)/.installed
 
-.PHONY: lab test stubs outputs tiny-checkpoint bwrap chromium bench clean
+.PHONY: lab test stubs outputs tiny-checkpoint bwrap chromium bench bench-make-test clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -63,11 +63,14 @@ tiny-checkpoint: $(STAMP)
 	$(BIN)/python -m gpt2course.train --config gpt2course/checkpoints/tiny_train.json --out-dir runs/tiny
 	cp runs/tiny/model.safetensors runs/tiny/config.json runs/tiny/metrics.jsonl gpt2course/checkpoints/tiny/
 
-# Ratios measured side by side in one run (no timed tests): see benchmarks/.
+# Ratios measured side by side in one run (no timed tests): benchmarks/, results and targets in
+# docs/benchmarks.md, a summary at the end. BENCH_MAKE_TEST=1 also times a fresh clone's `make test`.
 bench: $(STAMP)
-	$(BIN)/python benchmarks/gelu_power.py
-	$(BIN)/python benchmarks/check_latency.py
-	$(BIN)/python benchmarks/grading.py
+	$(BIN)/python benchmarks/run_all.py
+
+# The fresh-clone `make test` time alone (about 10 minutes: a whole `make test` in a temporary clone).
+bench-make-test: $(STAMP)
+	$(BIN)/python benchmarks/run_all.py make_test_time
 
 clean:
 	rm -rf $(VENV) .pytest_cache
