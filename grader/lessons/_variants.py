@@ -26,6 +26,13 @@ from ..registry import Mistake
 _erf = np.vectorize(math.erf, otypes=[np.float64])
 
 
+def flagged(reference, **flags):
+    """A catalogued mistake: ``reference`` with ``flags`` switched (the grader calls with keywords)."""
+    def variant(**args):
+        return reference(**args, **flags)
+    return variant
+
+
 # ------------------------------------------------------------------ the pieces
 def embed(wte, wpe, idx, *, positions="rows", concat=False, check=True):
     """positions: "rows" (wpe[:T], GPT-2's), "by_token" (wpe[idx]) or None (left out);

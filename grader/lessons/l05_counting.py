@@ -4,6 +4,7 @@ from __future__ import annotations
 from gpt2course.config import GPT2_FAMILY, GPT2_SMALL, TINY
 
 from ..registry import Case, Exercise, Mistake, register
+from ._variants import flagged
 
 LESSON = "05_counting"
 
@@ -61,9 +62,7 @@ def _count_hidden(rng):
 
 
 def _count(**flags):
-    def variant(V, T, d, L, tied=True, bias=True):
-        return count_reference(V, T, d, L, tied, bias, **flags)
-    return variant
+    return flagged(count_reference, **flags)
 
 
 register(Exercise(

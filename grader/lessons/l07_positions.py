@@ -8,6 +8,7 @@ import numpy as np
 from gpt2course import positions as ref
 
 from ..registry import Case, Exercise, Mistake, register
+from ._variants import flagged
 
 LESSON = "07_positions"
 
@@ -24,13 +25,6 @@ def _table(rng, T, d, dtype=np.float64):
     v, _ = np.linalg.qr(rng.standard_normal((d, d)))       # (d, d): a random rotation of the columns
     s = 3.0 * 2.0 ** (-np.arange(r) / r) * np.sqrt(T)
     return ((u * s) @ v[:, :r].T + mean).astype(dtype)
-
-
-def _flagged(reference, **flags):
-    """A catalogued mistake: the flagged reference with ``flags`` switched (cases pass keywords)."""
-    def variant(**args):
-        return reference(**args, **flags)
-    return variant
 
 
 def _not_2d(name, value, **more):
@@ -68,7 +62,7 @@ def _odd(T, d):
     return Case({"T": T, "d": d}, raises="ValueError", mention=(str(d),), about="an odd width d")
 
 
-_sin = functools.partial(_flagged, sinusoid_reference)
+_sin = functools.partial(flagged, sinusoid_reference)
 
 
 def _sin_public():
@@ -146,7 +140,7 @@ def similarity_reference(wpe, *, axis=1, divide="both", compare="positions", cor
     return unit.T @ unit if compare == "features" else unit @ unit.T
 
 
-_sim = functools.partial(_flagged, similarity_reference)
+_sim = functools.partial(flagged, similarity_reference)
 
 
 def _sim_public():
@@ -230,7 +224,7 @@ def _too_many(rng, T, d):
                 about="more components than min(T, d)")
 
 
-_pca = functools.partial(_flagged, pca_reference)
+_pca = functools.partial(flagged, pca_reference)
 
 
 def _pca_public():

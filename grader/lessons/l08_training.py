@@ -5,17 +5,12 @@ from ..registry import Exercise, Mistake, register
 from ..sampling_judge import draws_judge, scalar_judge
 from . import _l08_cases as C
 from . import _l08_variants as V
+from ._variants import flagged
 
 LESSON = "08_training"
 
 
 # ------------------------------------------------------------------ cross_entropy
-def _ce(**flags):
-    def variant(logits, targets):
-        return V.cross_entropy(logits, targets, **flags)
-    return variant
-
-
 def cross_entropy_reference(logits, targets):
     return V.cross_entropy(logits, targets)
 
@@ -32,33 +27,33 @@ register(Exercise(
                 "exp of a logit near 710 (float64) or 89 (float32) overflows to inf, and the loss becomes "
                 "inf or NaN. Subtract each row's largest logit first: softmax does not change when every "
                 "logit of a row moves by the same amount, and the largest becomes exp(0) = 1.",
-                _ce(max_shift=False)),
+                flagged(V.cross_entropy, max_shift=False)),
         Mistake("log of the softmax",
                 "A probability below about 1e-308 (float64) or 1e-45 (float32) rounds to 0, and log(0) is "
                 "-inf, although its log is an ordinary number such as -800. Compute the log-probabilities "
                 "directly: z - log(sum(exp(z))) with z the shifted logits, never log(softmax).",
-                _ce(log_of_softmax=True)),
+                flagged(V.cross_entropy, log_of_softmax=True)),
         Mistake("sum instead of mean",
                 "The loss is the mean over every position (all batch rows and all positions), so that it "
                 "does not grow with the batch; summing gives N times too much.",
-                _ce(reduce="sum")),
+                flagged(V.cross_entropy, reduce="sum")),
         Mistake("every target scored at every position",
                 "Indexing the log-probabilities (N, V) with [:, targets] gives an (N, N) table, every "
                 "target at every position. Pick one entry per position: position i's own target, with "
                 "take_along_axis or [np.arange(N), targets].",
-                _ce(pick="every")),
+                flagged(V.cross_entropy, pick="every")),
         Mistake("softmax over the wrong axis",
                 "The softmax runs over the vocabulary, the last axis: each position's V logits become "
                 "probabilities that sum to 1. Use axis=-1 (with keepdims=True) for both the max and the sum.",
-                _ce(norm_axis=0)),
+                flagged(V.cross_entropy, norm_axis=0)),
         Mistake("sign flipped (the log-likelihood, not its negative)",
                 "The loss is the negative log-probability of the targets, a positive number that training "
                 "makes smaller; without the minus sign it is negative.",
-                _ce(sign=1.0)),
+                flagged(V.cross_entropy, sign=1.0)),
         Mistake("float32 logits upcast to float64",
                 "float32 logits give a float32 loss: keep the computation in the logits' dtype (no "
                 "astype(np.float64), no float64 arrays mixed in).",
-                _ce(upcast=True)),
+                flagged(V.cross_entropy, upcast=True)),
     ],
     hints=(
         "For each position the loss is minus the log of the probability the softmax gives the target "
@@ -77,12 +72,6 @@ register(Exercise(
 
 
 # ------------------------------------------------------------------ get_batch
-def _gb(**flags):
-    def variant(data, batch_size, block_size, rng):
-        return V.get_batch(data, batch_size, block_size, rng, **flags)
-    return variant
-
-
 register(Exercise(
     name="get_batch",
     lesson=LESSON,
@@ -94,23 +83,23 @@ register(Exercise(
         Mistake("targets not shifted",
                 "y is the window one id further on: y[b, t] = data[start_b + t + 1], the id that follows "
                 "x[b, t]. With y equal to x the model learns to copy its input.",
-                _gb(shift=0)),
+                flagged(V.get_batch, shift=0)),
         Mistake("targets shifted the wrong way",
                 "The target of position t is the id after it, data[start + t + 1], not the one before it.",
-                _gb(shift=-1)),
+                flagged(V.get_batch, shift=-1)),
         Mistake("last window never drawn",
                 "The starts run from 0 to len(data) - block_size - 1 inclusive, so the upper end passed to "
                 "rng.integers (exclusive) is len(data) - block_size; one less never draws the last window.",
-                _gb(high=-1)),
+                flagged(V.get_batch, high=-1)),
         Mistake("start range one too far",
                 "A window needs block_size + 1 ids (inputs plus the shifted targets), so the largest start "
                 "is len(data) - block_size - 1: pass len(data) - block_size to rng.integers as its "
                 "exclusive upper end, not one more.",
-                _gb(high=1)),
+                flagged(V.get_batch, high=1)),
         Mistake("ids left in the data's dtype",
                 "The corpus stores ids as uint8; embedding lookups and torch's cross-entropy want int64. "
                 "Return x and y as int64 (astype(np.int64)).",
-                _gb(cast=False)),
+                flagged(V.get_batch, cast=False)),
     ],
     hints=(
         "Draw the batch's starting positions first, all at once, exactly as the exercise states; then "
@@ -128,12 +117,6 @@ register(Exercise(
 
 
 # ------------------------------------------------------------------ sample_next
-def _sn(**flags):
-    def variant(logits, temperature, top_k, rng):
-        return V.sample_next(logits, temperature, top_k, rng, **flags)
-    return variant
-
-
 register(Exercise(
     name="sample_next",
     lesson=LESSON,
@@ -145,44 +128,44 @@ register(Exercise(
         Mistake("top-k keeps k + 1 candidates",
                 "Exactly k ids may be drawn: the k largest logits of the row. An off-by-one in the slice "
                 "or the threshold lets the (k+1)-th through.",
-                _sn(k_extra=1)),
+                flagged(V.sample_next, k_extra=1)),
         Mistake("top-k keeps k - 1 candidates",
                 "Exactly k ids may be drawn. Masking every logit <= the k-th largest removes the k-th "
                 "itself; mask only those below it (or keep the first k of a sort).",
-                _sn(k_extra=-1)),
+                flagged(V.sample_next, k_extra=-1)),
         Mistake("every logit tied with the k-th kept",
                 "Masking the logits below the k-th largest keeps all the ties at the k-th place, so a row "
                 "can keep more than k. Keep exactly k (sort or argpartition, and keep k positions).",
-                _sn(ties=True)),
+                flagged(V.sample_next, ties=True)),
         Mistake("top_k ignored",
                 "With top_k set, only the k largest logits of a row stay candidates: set the others to "
                 "-inf before the softmax, so their probability is exactly 0.",
-                _sn(use_top_k=False)),
+                flagged(V.sample_next, use_top_k=False)),
         Mistake("temperature ignored (or applied after the softmax)",
                 "The temperature divides the logits before the softmax: softmax(logits / T). Dividing "
                 "the probabilities by T changes nothing once they are normalised again.",
-                _sn(temperature_use="ignore")),
+                flagged(V.sample_next, temperature_use="ignore")),
         Mistake("logits multiplied by the temperature",
                 "softmax(logits / T): a temperature below 1 sharpens the distribution, above 1 flattens "
                 "it. Multiplying does the opposite.",
-                _sn(temperature_use="multiply")),
+                flagged(V.sample_next, temperature_use="multiply")),
         Mistake("softmax without subtracting the max",
                 "exp of a logit near 710 overflows to inf and the probabilities become NaN. Subtract each "
                 "row's largest logit before exp; the softmax does not change.",
-                _sn(max_shift=False)),
+                flagged(V.sample_next, max_shift=False)),
         Mistake("argmax instead of a draw",
                 "The argmax is greedy decoding: always the most likely id. Sampling draws each id with its "
                 "probability, using the generator rng.",
-                _sn(draw="argmax")),
+                flagged(V.sample_next, draw="argmax")),
         Mistake("random numbers not drawn from rng",
                 "Draw every random number from the generator you are given (rng.random, rng.choice, "
                 "...), not from np.random.* or a new np.random.default_rng(): the same rng state must "
                 "give the same ids.",
-                _sn(source="entropy")),
+                flagged(V.sample_next, source="entropy")),
         Mistake("a generator with a fixed seed made inside",
                 "np.random.default_rng(0) inside the function draws the same numbers on every call, "
                 "whatever rng holds. Draw from the rng argument.",
-                _sn(source="fixed")),
+                flagged(V.sample_next, source="fixed")),
     ],
     hints=(
         "Three steps per row: turn the logits into the probabilities of the candidates, then draw one "
