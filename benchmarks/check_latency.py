@@ -18,8 +18,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import _profiles  # noqa: E402
 import _report  # noqa: E402
-from grader import registry  # noqa: E402
-from grader.check import evaluate  # noqa: E402
+from grader.judging import registry  # noqa: E402
+from grader.checking.check import evaluate  # noqa: E402
 
 TARGET_S = 0.3
 

@@ -39,7 +39,7 @@ PROFILE_LEARNERS = 10  # the smaller class graded again, lesson by lesson, when 
 
 def lessons_with_exercises() -> list[Path]:
     """The solved notebooks whose lesson has exercises in the registry (new lessons count at once)."""
-    from grader import registry
+    from grader.judging import registry
 
     graded = set(registry.lessons())
     return [path for path in sorted((ROOT / "solutions").glob("*.ipynb")) if lesson_of(path) in graded]
@@ -84,7 +84,7 @@ def grade(folder: Path, jobs: int, isolation: str, lessons: str = "", profile: P
 _MEASURED = """
 import cProfile, resource, sys
 from pathlib import Path
-from grader import grade
+from grader.batch import grade
 lessons = sys.argv[5].split(",") if sys.argv[5] else None
 if sys.argv[6]:
     prof, graded = cProfile.Profile(), grade._grade_safely
@@ -168,7 +168,7 @@ def main(argv=None) -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--profile", action="store_true", help="profile even where the targets are met")
     args = parser.parse_args(argv)
-    from grader.isolation import namespaces_problem
+    from grader.batch.isolation import namespaces_problem
 
     modes = ["python"] + (["namespaces"] if namespaces_problem() is None else [])
     info = _report.machine()

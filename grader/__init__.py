@@ -1,4 +1,17 @@
-"""The course's grader: check() and hint() in notebooks, and `python -m grader` for instructors."""
-from .check import check, hint, hint_reset
+"""The course's grader, one folder per thing a user does:
+
+- ``checking``: the learner's ``check()`` and ``hint()`` inside a notebook;
+- ``batch``: ``python -m grader grade`` (inputs, sandbox, the learner's process,
+  results, saved state, gradebook and feedback);
+- ``release``: ``python -m grader stubs`` and ``release`` (stub notebooks, the
+  edition's sentences, the student bundle);
+- ``judging``: what every verb shares (the registry, the judge, naming a mistake,
+  outcomes, seeds, the statistical judges, plain data across processes);
+- ``lessons``: the exercises themselves, one module per lesson.
+
+``notebook`` is the one reading of a notebook that they all use.
+"""
+from .checking.check import check
+from .checking.hints import hint, hint_reset
 
 __all__ = ["check", "hint", "hint_reset"]

@@ -20,7 +20,7 @@ def cmd_stubs(args) -> int:
 
 
 def _stubs(args) -> int:
-    from . import stubs
+    from .release import stubs
 
     solutions, exercises = Path(args.solutions), Path(args.exercises)
     if args.check:
@@ -38,10 +38,10 @@ def _stubs(args) -> int:
 
 
 def cmd_grade(args) -> int:
-    from .report import plain
-    from .collect import InputError
-    from .grade import grade_batch
-    from .sandbox import Limits
+    from .batch.report import plain
+    from .batch.collect import InputError
+    from .batch.grade import grade_batch
+    from .batch.sandbox import Limits
 
     try:
         for name, value, least in [("--jobs", args.jobs, 1), ("--timeout", args.timeout, 0.1),
@@ -81,7 +81,7 @@ class Progress:
             print(f"{done} of {total} already graded (use --force to regrade)", file=self.stream)
 
     def __call__(self, sub, exercises) -> None:
-        from .report import num, plain
+        from .batch.report import num, plain
 
         self.done += 1
         state = plain(sub.problem, 120) if sub.problem else f"{num(sub.total)} / {num(exercises.max_total())}"
@@ -96,7 +96,7 @@ class Progress:
 
 
 def cmd_release(args) -> int:
-    from .release import build_release
+    from .release.bundle import build_release
 
     try:
         out = build_release(Path(args.out), force=args.force)

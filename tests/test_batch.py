@@ -194,7 +194,7 @@ def test_all_or_nothing_scoring(tmp_path):
 def test_a_grader_failure_keeps_the_row_and_is_retried(tmp_path, monkeypatch):
     from pathlib import Path
 
-    from grader import grade
+    from grader.batch import grade
 
     klass = _class_of_ann_and_bob(tmp_path)
     out = tmp_path / "out"

@@ -1,8 +1,9 @@
 """check() in a notebook: one short verdict, never an exception."""
 import numpy as np
 
-from grader import check, registry
-from grader.check import evaluate, not_attempted_text
+from grader import check
+from grader.judging import registry
+from grader.checking.check import evaluate, not_attempted_text
 
 
 def test_passed(capsys):
@@ -102,7 +103,7 @@ def test_infinite_loop_is_stopped(capsys):
     import importlib
     import time
 
-    check_module = importlib.import_module("grader.check")  # the module, not the function
+    check_module = importlib.import_module("grader.checking.check")  # the module, not the function
 
     def embed(wte, wpe, idx):
         while True:
@@ -122,7 +123,7 @@ def test_a_slow_function_is_stopped_on_the_test_it_was_running():
     import importlib
     import time
 
-    check_module = importlib.import_module("grader.check")
+    check_module = importlib.import_module("grader.checking.check")
     calls = []
 
     def gelu_tanh(x):
@@ -141,7 +142,8 @@ def test_a_slow_function_is_stopped_on_the_test_it_was_running():
 
 
 def test_hints_come_one_more_each_call_and_then_say_so(capsys):
-    from grader import hint, hint_reset, registry
+    from grader import hint, hint_reset
+    from grader.judging import registry
 
     def embed(wte, wpe, idx):
         raise NotImplementedError
@@ -161,8 +163,8 @@ def test_hints_come_one_more_each_call_and_then_say_so(capsys):
 
 
 def test_one_test_is_singular_and_tuple_items_are_named():
-    from grader import registry
-    from grader.judge import judge, reference_answers
+    from grader.judging import registry
+    from grader.judging.judge import judge, reference_answers
 
     ex = registry.get("tied_lm_loss_and_grad")
     case = ex.cases(hidden=False)[:1]

@@ -188,7 +188,7 @@ def write_learner(folder, cells, lesson="01_embeddings"):
 
 
 def isolation_modes():
-    from grader.isolation import namespaces_problem
+    from grader.batch.isolation import namespaces_problem
 
     problem = namespaces_problem()
     return ["python", pytest.param("namespaces", marks=pytest.mark.skipif(
@@ -236,7 +236,7 @@ def test_nothing_outlives_the_batch_and_the_gradebook_stays_put(graded_class):
 
 
 def test_no_feedback_file_exceeds_its_cap(graded_class):
-    from grader import report
+    from grader.batch import report
 
     _, _, out = graded_class
     sizes = [p.stat().st_size for p in (out / "feedback").rglob("feedback.md")]

@@ -15,7 +15,8 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from grader import check, registry
+from grader import check
+from grader.judging import registry
 from grader.lessons import l02_attention as lesson
 from gpt2course import numpy_gpt as ref
 

@@ -12,8 +12,8 @@ from gpt2course import GPT2_FAMILY, GPT2_SMALL, TINY, GPTConfig
 from gpt2course import numpy_gpt as ng
 from gpt2course import widgets
 from gpt2course.config import GPT3_175B
-from grader import registry
-from grader.check import evaluate
+from grader.judging import registry
+from grader.checking.check import evaluate
 
 from conftest import ROOT
 

@@ -10,8 +10,8 @@ import pytest
 import torch
 
 from conftest import ROOT
-from grader import registry
-from grader.check import evaluate
+from grader.judging import registry
+from grader.checking.check import evaluate
 from grader.lessons.l06_torch import hf_state_dict, module_shapes
 from gpt2course import TINY, GPTConfig
 from gpt2course import loading

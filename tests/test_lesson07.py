@@ -15,11 +15,11 @@ from nbclient import NotebookClient
 
 from conftest import ROOT
 from grader import notebook as nbk
-from grader import registry
-from grader.check import evaluate
-from grader.judge import call_answer, judge, mistake_answers_for, reference_answers
+from grader.judging import registry
+from grader.checking.check import evaluate
+from grader.judging.judge import call_answer, judge, mistake_answers_for, reference_answers
 from grader.lessons import l07_positions as lesson
-from grader.registry import _arrays
+from grader.judging.registry import _arrays
 
 LESSON_NB = ROOT / "notebooks" / "07_position_embeddings.ipynb"
 SOLUTIONS = ROOT / "solutions" / "07_positions_exercises.ipynb"
@@ -272,7 +272,7 @@ def test_widget_and_weights_cells_ignore_their_output_and_the_rest_has_outputs()
 
 
 def test_no_solution_line_in_shipped_code():
-    from grader.release import STUDENT_MODULES, student_module
+    from grader.release.bundle import STUDENT_MODULES, student_module
 
     lines = set()
     for cell in nbk.read(SOLUTIONS).cells:

@@ -20,12 +20,12 @@ import torch.nn.functional as F
 
 from gpt2course import sampling
 from gpt2course import numpy_gpt as ng
-from grader import registry, seeds, wire
-from grader.check import evaluate
-from grader.judge import call_answer, judge, mistake_answers_for, reference_answers
+from grader.judging import registry, seeds, wire
+from grader.checking.check import evaluate
+from grader.judging.judge import call_answer, judge, mistake_answers_for, reference_answers
 from grader.lessons import _l08_variants as V
-from grader.registry import Case
-from grader.sampling_judge import chi2_limit, draws_judge, homogeneity, scalar_judge
+from grader.judging.registry import Case
+from grader.judging.sampling_judge import chi2_limit, draws_judge, homogeneity, scalar_judge
 
 from conftest import ROOT
 
@@ -400,7 +400,7 @@ def test_case_generators_compare_by_state_and_reach_functions_as_plain_generator
 # ------------------------------------------------------------------ the student edition
 @pytest.fixture(scope="module")
 def bundle(tmp_path_factory):
-    from grader.release import build_release
+    from grader.release.bundle import build_release
 
     return build_release(tmp_path_factory.mktemp("rel08") / "student")
 

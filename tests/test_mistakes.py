@@ -4,10 +4,10 @@ import functools
 import numpy as np
 import pytest
 
-from grader import registry
-from grader.check import evaluate
-from grader.judge import call_answer, judge, mistake_answers_for, reference_answers
-from grader.stats import summarize
+from grader.judging import registry
+from grader.checking.check import evaluate
+from grader.judging.judge import call_answer, judge, mistake_answers_for, reference_answers
+from grader.judging.stats import summarize
 
 EXERCISES = list(registry.load_all().values())
 MISTAKES = [(ex, m) for ex in EXERCISES for m in ex.mistakes]
@@ -107,9 +107,9 @@ def test_check_names_mistake_in_learner_code():
 def test_mistake_is_named_after_crossing_the_process_boundary(exercise, mistake, tmp_path):
     """The batch grader sees answers only as .npy + JSON written by the child:
     the same mistake must still be named from what crosses that boundary."""
-    from grader import wire
-    from grader.results import _answer
-    from grader.wire import Encoder
+    from grader.judging import wire
+    from grader.batch.results import _answer
+    from grader.judging.wire import Encoder
 
     cases, expected, theirs = graded(exercise.name, True)
     encode = Encoder(str(tmp_path), "a")

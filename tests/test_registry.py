@@ -7,9 +7,9 @@ import nbformat
 import numpy as np
 import pytest
 
-from grader import registry
-from grader.registry import _arrays  # the walk Case.tolerance uses
-from grader.judge import Broken, NotAttempted, Raised, call_answer, case_mismatch, judge, reference_answers
+from grader.judging import registry
+from grader.judging.registry import _arrays  # the walk Case.tolerance uses
+from grader.judging.judge import Broken, NotAttempted, Raised, call_answer, case_mismatch, judge, reference_answers
 
 ROOT = Path(__file__).resolve().parents[1]
 EXERCISES = list(registry.load_all().values())

@@ -6,10 +6,10 @@ import textwrap
 
 import pytest
 
-from grader import registry
-from grader.isolation import bwrap_command, namespaces_problem, resolve_isolation
-from grader.pieces import pieces_source, reference_functions
-from grader.sandbox import Limits, Workspace
+from grader.judging import registry
+from grader.batch.isolation import bwrap_command, namespaces_problem, resolve_isolation
+from grader.batch.pieces import pieces_source, reference_functions
+from grader.batch.sandbox import Limits, Workspace
 
 from conftest import ROOT
 
@@ -97,7 +97,7 @@ def test_decoding_a_stranger_s_arrays_has_a_budget(tmp_path):
     """A result that names one large array a thousand times is refused before copying."""
     import numpy as np
 
-    from grader import wire
+    from grader.judging import wire
 
     (tmp_path / "a.bin").write_bytes(np.zeros(2**17).tobytes())  # 1 MiB
     ref = {"bin": ["a.bin", 0, "<f8", [2**17]]}

@@ -6,7 +6,7 @@ import nbformat
 import pytest
 
 from grader import notebook as nbk
-from grader import stubs
+from grader.release import stubs
 
 from conftest import ROOT
 

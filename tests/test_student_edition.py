@@ -8,7 +8,7 @@ import pytest
 from nbclient import NotebookClient
 
 from grader import notebook as nbk
-from grader.release import build_release
+from grader.release.bundle import build_release
 from gpt2course import student
 
 from conftest import ROOT

@@ -18,7 +18,7 @@ import pytest
 
 from conftest import ROOT
 from grader import notebook as nbk
-from grader import report
+from grader.batch import report
 from test_hostile import GOOD_EMBED, GOOD_ONE_HOT, embed_doing, write_learner
 
 GRADE = [sys.executable, "-m", "grader", "grade"]
@@ -288,8 +288,8 @@ def test_learner_text_is_inert_and_capped_in_feedback(tmp_path):
 
 
 def test_named_mistakes_keep_the_courses_words():
-    from grader.grade import Exercises
-    from grader.judge import Verdict
+    from grader.batch.grade import Exercises
+    from grader.judging.judge import Verdict
 
     ex = Exercises()
     exercise = ex.by_lesson["01_embeddings"][0]
@@ -305,7 +305,7 @@ def test_named_mistakes_keep_the_courses_words():
 
 
 def test_feedback_is_capped_in_bytes():
-    from grader.grade import Exercises, Submission
+    from grader.batch.grade import Exercises, Submission
 
     ex = Exercises(lessons=["01_embeddings"])
     sub = Submission("ann", notes=[f"note {i}: " + "é" * 1000 for i in range(500)])

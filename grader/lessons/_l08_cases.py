@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..registry import Case
+from ..judging.registry import Case
 from ._l08_variants import case_rng
 
 

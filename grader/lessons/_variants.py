@@ -21,7 +21,7 @@ import numpy as np
 
 from gpt2course import numpy_gpt as ref
 
-from ..registry import Mistake
+from ..judging.registry import Mistake
 
 _erf = np.vectorize(math.erf, otypes=[np.float64])
 

@@ -5,7 +5,7 @@ import numpy as np
 
 from gpt2course import numpy_gpt as ref
 
-from ..registry import Case, Exercise, Mistake, register
+from ..judging.registry import Case, Exercise, Mistake, register
 from ._variants import embed as flagged_embed
 
 LESSON = "01_embeddings"

@@ -7,7 +7,7 @@ import numpy as np
 
 from gpt2course import numpy_gpt as ref
 
-from ..registry import Case, Exercise, Mistake, register
+from ..judging.registry import Case, Exercise, Mistake, register
 from . import _variants as V
 
 LESSON = "02_attention"

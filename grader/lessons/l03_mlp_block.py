@@ -8,7 +8,7 @@ import numpy as np
 from gpt2course import numpy_gpt as ref
 from gpt2course.config import GPTConfig
 
-from ..registry import Case, Exercise, Mistake, register
+from ..judging.registry import Case, Exercise, Mistake, register
 from . import _variants as V
 from .l02_attention import ATTENTION, LAYER_NORM
 

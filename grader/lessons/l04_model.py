@@ -8,8 +8,8 @@ import numpy as np
 from gpt2course import numpy_gpt as ref
 from gpt2course.config import GPTConfig
 
-from ..registry import Case, Exercise, Mistake, register
-from ..stats import init_judge
+from ..judging.registry import Case, Exercise, Mistake, register
+from ..judging.stats import init_judge
 from . import _variants as V
 from .l02_attention import ATTENTION, LAYER_NORM
 from .l03_mlp_block import GELU, SPLIT_ONLY, SPLIT_ONLY_EXPLANATION, random_params
@@ -18,11 +18,11 @@ LESSON = "04_model_init"
 
 
 # ------------------------------------------------------------------ init_gpt
-# Graded statistically (grader/stats.py): a learner may draw the numbers in any
+# Graded statistically (grader/judging/stats.py): a learner may draw the numbers in any
 # order, so answers are compared tensor by tensor through summary statistics.
 #
 # Reproducible from `seed`: the judge compares cases with each other too
-# (seeds.seed_mismatches, in grader/seeds.py, shared by check(), the batch
+# (seeds.seed_mismatches, in grader/judging/seeds.py, shared by check(), the batch
 # grader and the student edition). Two cases with the same config and seed must
 # give the same numbers, and two with the same config and different seeds
 # different numbers; it compares the summaries' fingerprints (a tensor's first

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from gpt2course.config import GPT2_FAMILY, GPT2_SMALL, TINY
 
-from ..registry import Case, Exercise, Mistake, register
+from ..judging.registry import Case, Exercise, Mistake, register
 from ._variants import flagged
 
 LESSON = "05_counting"

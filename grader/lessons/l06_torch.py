@@ -15,7 +15,7 @@ from gpt2course import loading
 from gpt2course import numpy_gpt as ref
 from gpt2course.config import GPTConfig
 
-from ..registry import Case, Exercise, Mistake, register
+from ..judging.registry import Case, Exercise, Mistake, register
 from .l03_mlp_block import random_params
 
 LESSON = "06_torch_parity"

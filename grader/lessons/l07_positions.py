@@ -7,7 +7,7 @@ import numpy as np
 
 from gpt2course import positions as ref
 
-from ..registry import Case, Exercise, Mistake, register
+from ..judging.registry import Case, Exercise, Mistake, register
 from ._variants import flagged
 
 LESSON = "07_positions"

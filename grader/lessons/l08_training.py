@@ -1,8 +1,8 @@
 """Lesson 08: the loss, the batches and the sampler of the training loop."""
 from __future__ import annotations
 
-from ..registry import Exercise, Mistake, register
-from ..sampling_judge import draws_judge, scalar_judge
+from ..judging.registry import Exercise, Mistake, register
+from ..judging.sampling_judge import draws_judge, scalar_judge
 from . import _l08_cases as C
 from . import _l08_variants as V
 from ._variants import flagged

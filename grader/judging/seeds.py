@@ -1,7 +1,7 @@
 """The seed rule: a function given a ``seed`` must be reproducible from it, and
 a function given a random generator ``rng`` must draw from it.
 
-Judged across cases: on the statistics summaries of grader/stats.py for seeds
+Judged across cases: on the statistics summaries of grader/judging/stats.py for seeds
 (all the student edition stores of such an answer), exactly for generators.
 """
 from __future__ import annotations
@@ -58,7 +58,7 @@ def seed_mismatches(cases, answers) -> dict[int, SeedMismatch]:
     case that shows one}.
 
     One case cannot show this, so the judge compares cases in order. It compares the
-    summaries of grader/stats.py (each random tensor's leading values, normalised,
+    summaries of grader/judging/stats.py (each random tensor's leading values, normalised,
     plus its statistics), which is all the student edition stores of an answer, so
     check(), the batch grader and the student edition judge alike. Cases without a
     ``seed`` argument, and answers that are not dicts, are left alone.

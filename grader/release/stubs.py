@@ -8,8 +8,8 @@ from pathlib import Path
 import nbformat
 
 from . import edition
-from . import notebook as nbk
-from .check import not_attempted_text
+from .. import notebook as nbk
+from ..checking.check import not_attempted_text
 
 STUB = 'raise NotImplementedError("{name}: replace this line with your code")'
 

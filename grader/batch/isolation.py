@@ -15,7 +15,8 @@ import threading
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent
+GRADER = HERE.parent   # the whole grader package: hidden from learners
+ROOT = GRADER.parent
 ISOLATIONS = ("auto", "namespaces", "python")
 
 
@@ -32,7 +33,7 @@ def private_dirs() -> list[str]:
     even when they sit inside a folder the child may read."""
     import gpt2course
 
-    return [str(HERE), str(Path(gpt2course.__file__).resolve().parent), str(ROOT / "solutions")]
+    return [str(GRADER), str(Path(gpt2course.__file__).resolve().parent), str(ROOT / "solutions")]
 
 
 _probe_lock = threading.Lock()

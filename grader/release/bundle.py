@@ -16,13 +16,18 @@ from pathlib import Path
 
 import nbformat
 
-from . import edition, registry, sampling_judge, stats, wire
-from . import notebook as nbk
-from .judge import Broken, NotAttempted, Raised, call_answer
+from . import edition
+from .. import notebook as nbk
+from ..judging import registry, sampling_judge, stats, wire
+from ..judging.judge import Broken, NotAttempted, Raised, call_answer
 
-ROOT = Path(__file__).resolve().parent.parent
-STUDENT_GRADER_FILES = ("__init__.py", "check.py", "judge.py", "naming.py", "outcomes.py", "seeds.py",
-                        "wire.py", "registry.py", "notebook.py", "stats.py", "sampling_judge.py")
+ROOT = Path(__file__).resolve().parent.parent.parent
+# The student grader: the learner's check and hints, judging, and the notebook reader;
+# never batch/ (the sandbox), release/ or the lessons' reference code.
+STUDENT_GRADER_FILES = ("__init__.py", "notebook.py", "checking/__init__.py", "checking/check.py",
+                        "checking/hints.py", "judging/__init__.py", "judging/judge.py", "judging/naming.py",
+                        "judging/outcomes.py", "judging/seeds.py", "judging/wire.py", "judging/registry.py",
+                        "judging/stats.py", "judging/sampling_judge.py")
 # The course's own code in the student edition. In each module listed here,
 # functions that are exercises call the learner's own version (gpt2course/student.py
 # reads it from their exercise notebook); bookkeeping ships as it is; every other
@@ -90,11 +95,11 @@ from pathlib import Path
 
 from gpt2course.config import GPTConfig
 
-from .. import wire
-from ..judge import Raised
-from ..registry import Case, Exercise, Mistake, register
-from ..sampling_judge import draws_judge, scalar_judge
-from ..stats import Summary, init_judge
+from ..judging import wire
+from ..judging.judge import Raised
+from ..judging.registry import Case, Exercise, Mistake, register
+from ..judging.sampling_judge import draws_judge, scalar_judge
+from ..judging.stats import Summary, init_judge
 
 DATA = Path(__file__).with_name("data")
 JUDGES = {"init_stats": init_judge, "draws": draws_judge, "scalar": scalar_judge}
@@ -271,6 +276,7 @@ def build_release(out: Path, force: bool = False) -> Path:
     student = out / "grader"
     (student / "lessons" / "data").mkdir(parents=True)
     for name in STUDENT_GRADER_FILES:
+        (student / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(ROOT / "grader" / name, student / name)
     (student / "lessons" / "__init__.py").write_text(LOADER)
     enc = wire.Encoder(str(student / "lessons" / "data"), "p")

@@ -22,7 +22,7 @@ import zlib
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from .notebook import NotebookError, read_bytes
+from ..notebook import NotebookError, read_bytes
 
 MAX_ZIP_BYTES = 512 * 2**20       # uncompressed, per zip file
 MAX_ZIP_MEMBERS = 5000

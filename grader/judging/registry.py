@@ -95,7 +95,7 @@ def register(exercise: Exercise) -> Exercise:
 
 
 def load_all() -> dict[str, Exercise]:
-    from . import lessons  # noqa: F401  (importing registers every lesson's exercises)
+    from .. import lessons  # noqa: F401  (importing registers every lesson's exercises)
 
     return _REGISTRY
 

@@ -30,13 +30,13 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import wire
+from ..judging import wire
 from .isolation import bwrap_command, private_dirs, python_dirs
 from .results import ChildRun, collect, explain_exit
 
 HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent
-ZYGOTE_FILES = {"_zygote.py": HERE / "_zygote.py", "wire.py": HERE / "wire.py"}
+ROOT = HERE.parent.parent
+ZYGOTE_FILES = {"_zygote.py": HERE / "_zygote.py", "wire.py": HERE.parent / "judging" / "wire.py"}
 # Named in refusals for a clear message; the real protection is that they are not there.
 CLOSED_MODULES = ("grader", "solutions", "gpt2course.numpy_gpt", "gpt2course.loading",
                   "gpt2course.student")

@@ -9,7 +9,7 @@ the student edition.
 """
 from __future__ import annotations
 
-from . import registry
+from ..judging import registry
 
 ABOUT_CHECK_TAG, USES_TAG = "about-check", "uses"
 COURSE, STUDENT = "course", "student"

@@ -13,8 +13,8 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import wire
-from .outcomes import Broken, ChangedInputs, NotAttempted, Raised
+from ..judging import wire
+from ..judging.outcomes import Broken, ChangedInputs, NotAttempted, Raised
 
 MAX_RESULT_BYTES = 64 * 2**20
 

@@ -23,10 +23,10 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from . import notebook as nbk
-from . import registry
+from .. import notebook as nbk
+from ..judging import registry
 from .collect import Learner, collect
-from .judge import Broken, Verdict, judge, mistake_answers_for, reference_answers
+from ..judging.judge import Broken, Verdict, judge, mistake_answers_for, reference_answers
 from .isolation import resolve_isolation
 from .pieces import pieces_source, reference_functions
 from .sandbox import Limits, LearnerSandbox, Workspace

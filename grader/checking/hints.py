@@ -1,0 +1,35 @@
+"""hint(fn): progressive hints for an exercise, one more per call, from its registry entry."""
+from __future__ import annotations
+
+from ..judging import registry
+
+_hints_given: dict[str, int] = {}
+
+
+def hint(fn) -> None:
+    """Print the next hint for the exercise named like ``fn`` (one more each call)."""
+    name = fn if isinstance(fn, str) else getattr(fn, "__name__", None)
+    exercise = registry.get(name) if isinstance(name, str) else None
+    if exercise is None:
+        known = ", ".join(sorted(registry.load_all()))
+        print(f"hint: there is no exercise called {name!r} (exercises: {known})")
+        return
+    hints, given = exercise.hints, _hints_given.get(exercise.name, 0)
+    if not hints:
+        print(f"{exercise.name}: this exercise has no hints.")
+    elif given >= len(hints):
+        print(f"{exercise.name}: no more hints (you have seen all {len(hints)}). Reread them with "
+              f"hint_reset({exercise.name}) and hint({exercise.name}), or compare your code with the "
+              "lesson's worked example.")
+    else:
+        _hints_given[exercise.name] = given + 1
+        print(f"{exercise.name}, hint {given + 1} of {len(hints)}: {hints[given]}")
+
+
+def hint_reset(fn=None) -> None:
+    """Start the hints of ``fn`` (or of every exercise) from the first one again."""
+    name = fn if isinstance(fn, str) or fn is None else getattr(fn, "__name__", None)
+    if name is None:
+        _hints_given.clear()
+    else:
+        _hints_given.pop(name, None)
