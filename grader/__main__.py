@@ -126,10 +126,11 @@ def main(argv=None) -> int:
     p.add_argument("--submission-timeout", type=float, default=600.0,
                    help="seconds per learner, all exercises together (default 600)")
     p.add_argument("--memory-mb", type=int, default=3072, help="address-space cap per exercise (MiB)")
-    p.add_argument("--isolation", choices=("auto", "namespaces", "python"), default="auto",
-                   help="namespaces: each learner in its own user/mount/PID/network namespaces "
-                        "(bubblewrap); python: the Python-level guard only; auto (default): "
-                        "namespaces where the machine allows them")
+    p.add_argument("--isolation", choices=("namespaces", "python"), default="namespaces",
+                   help="namespaces (default): each learner's code behind the operating system's walls "
+                        "(bubblewrap namespaces, an unprivileged user, a seccomp filter, limits per "
+                        "learner); grading refuses to start where they cannot be built. python: an "
+                        "audit hook only, NOT a security boundary: for code you trust")
     p.add_argument("--lessons", help="the assignment, e.g. 01_embeddings,02_attention: every learner's "
                                      "max_total is these lessons' points (default: the lessons found in the batch)")
     p.add_argument("--scoring", choices=("per-case", "all-or-nothing"), default="per-case",

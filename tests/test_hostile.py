@@ -63,7 +63,8 @@ HOSTILE = {
     "tamper_results": (embed_doing("import os\nos.makedirs('{OUT}/.state', exist_ok=True)\n"
                                    "open('{OUT}/.state/correct_00.json', 'w').write('{{}}')\nreturn wte[idx]"),
                        0, "failed", "not allowed while grading"),
-    "write_outside": (embed_doing("open('/tmp/pwned.txt', 'w').write('x')\nreturn wte[idx]"), 0, "failed",
+    # {OUT} again: a folder of the instructor's, outside every scratch folder
+    "write_outside": (embed_doing("open('{OUT}-pwned.txt', 'w').write('x')\nreturn wte[idx]"), 0, "failed",
                       "outside the scratch folder"),
     "read_secret": (embed_doing("import os\nraise RuntimeError('env: ' + repr(sorted(os.environ)))"), 0,
                     "failed", "raised RuntimeError: env: ['HOME', 'LANG'"),
@@ -132,22 +133,27 @@ ROUTES = {
                       0, "failed", "not allowed while grading: a relative path with '..'"),
 }
 HOSTILE |= ROUTES
-# The learner's code forges the child's output, then ends the child before it writes its own.
-OUT_FILE = "import os, json\nout = os.path.join(os.path.dirname(os.getcwd()), 'out')\n"
+# The learner's code forges the child's results (frames on descriptor 5, see grader/batch/frames.py),
+# then ends the child before the harness writes its own.
+FRAME = ("import os, json, struct\n"
+         "def frame(tree, blob=b''):\n    t = json.dumps(tree).encode()\n"
+         "    return struct.pack('>I', len(t)) + t + struct.pack('>Q', len(blob)) + blob\n")
 FORGED = {
-    "forged_fifo": (embed_doing(OUT_FILE + "os.replace(os.path.join(out, 'result.json'), os.path.join(out, 'x'))\n"
-                                "os.mkfifo(os.path.join(out, 'result.json'))\nos._exit(0)"),
-                    0, "broken", "malformed data"),
-    "forged_big_int": (embed_doing(OUT_FILE + "r = {'found': True, 'cell_errors': [], 'answers': "
-                                   "[{'value': {'int': '9' * 100000}}] * 20}\n"
-                                   "open(os.path.join(out, 'result.json'), 'w').write(json.dumps(r))\nos._exit(0)"),
+    "forged_big_int": (embed_doing(FRAME + "for _ in range(20):\n"
+                                   "    os.write(5, frame({'answer': {'value': {'int': '9' * 100000}}}))\n"
+                                   "os._exit(0)"),
                        0, "failed", "expected a NumPy array"),  # read safely, scored as given
-    "forged_repeats": (embed_doing(OUT_FILE + "open(os.path.join(out, 'big.bin'), 'wb').write(bytes(2**24))\n"
-                                   "ref = {'bin': ['big.bin', 0, '<f8', [2**21]]}\n"
-                                   "r = {'found': True, 'cell_errors': [], 'answers': "
-                                   "[{'value': {'list': [ref] * 5000}}] * 20}\n"
-                                   "open(os.path.join(out, 'result.json'), 'w').write(json.dumps(r))\nos._exit(0)"),
-                       0, "failed", "expected a NumPy array"),  # at most 256 MB decoded
+    "forged_repeats": (embed_doing(FRAME + "ref = {'bin': ['frame.bin', 0, '<f8', [2**21]]}\n"
+                                   "for _ in range(20):\n"
+                                   "    os.write(5, frame({'answer': {'value': {'list': [ref] * 5000}}}, bytes(2**24)))\n"
+                                   "os._exit(0)"),
+                       0, "failed", "expected a NumPy array"),  # at most 64 MB written, 256 MB decoded
+    "forged_items": (embed_doing(FRAME + "os.write(5, frame({'answer': {'value': {'list': [{'plain': 0}] * 2 * 10**5}}}))\n"
+                                 "os._exit(0)"),
+                     0, "broken", "too many items"),  # counted before json.loads: no answer is read
+    "forged_length": (embed_doing("import os, struct\nos.write(5, struct.pack('>I', 2**31) + b'{')\n"
+                                  "os._exit(0)"),
+                      0, "broken", "larger than its cap"),
 }
 HOSTILE |= FORGED
 SITE = next(p for p in sys.path if p.endswith("site-packages"))
@@ -212,7 +218,8 @@ def graded_class(tmp_path_factory, request):
     (klass / "old_format" / "01_embeddings.ipynb").write_text(json.dumps({"nbformat": 1, "cells": []}))
     (klass / "empty_folder").mkdir()
     out = base / "out"
-    env = dict(os.environ, GRADER_TEST_SECRET="hunter2")  # must never reach learner code
+    # TMPDIR: the batch's workspace lies in a folder of this test's, so its processes can be found
+    env = dict(os.environ, GRADER_TEST_SECRET="hunter2", TMPDIR=str(base))  # the secret must never reach learner code
     proc = subprocess.run([sys.executable, "-m", "grader", "grade", str(klass), "--out", str(out),
                            "--jobs", "2", "--timeout", "8", "--isolation", request.param],
                           capture_output=True, text=True, timeout=900,
@@ -230,9 +237,10 @@ def test_nothing_outlives_the_batch_and_the_gradebook_stays_put(graded_class):
     before = {p: p.read_bytes() for p in (out / "gradebook.csv", out / "report.json")}
     time.sleep(1.5)  # long enough for anything a learner left behind to act
     assert {p: p.read_bytes() for p in before} == before
-    leftovers = subprocess.run(["pgrep", "-f", "gpt2-grading-"], capture_output=True, text=True).stdout
+    leftovers = subprocess.run(["pgrep", "-f", str(out.parent)], capture_output=True, text=True).stdout
     assert leftovers.strip() == ""
     assert not os.path.exists(os.path.join(SITE, "zz_evil.pth"))
+    assert not os.path.exists(f"{out}-pwned.txt")
 
 
 def test_no_feedback_file_exceeds_its_cap(graded_class):
@@ -256,10 +264,18 @@ def test_correct_learners_get_full_marks(graded_class):
     assert correct and all(r["total"] == "2" and r["max_total"] == "2" for r in correct)
 
 
+# Under namespaces the child's /tmp is its own private scratch, where the test's host paths
+# (under the host's /tmp) do not exist: the write happens nowhere the host can see.
+NAMESPACES_OUTCOME = {"tamper_results": ("failed", "values differ"),
+                      "write_outside": ("failed", "No such file or directory")}
+
+
 @pytest.mark.parametrize("name", sorted({**HOSTILE, **MISTAKE}))
-def test_exact_outcome(graded_class, name):
+def test_exact_outcome(graded_class, name, request):
     rows, report, out = graded_class
     _, points, status, reason = {**HOSTILE, **MISTAKE}[name]
+    if "namespaces" in request.node.callspec.id and name in NAMESPACES_OUTCOME:
+        status, reason = NAMESPACES_OUTCOME[name]
     row = next(r for r in rows if r["submission"] == name)
     verdict = next(v for v in report[name]["verdicts"] if v["exercise"] == "embed")
     feedback = (out / "feedback" / name / "feedback.md").read_text()

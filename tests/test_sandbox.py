@@ -1,15 +1,22 @@
-"""The sandbox's building blocks: what a grading process can see, and what it is given."""
+"""The sandbox's building blocks: what a grading process can see, what it is given, and
+how what comes back is read."""
+import json
 import os
+import struct
 import subprocess
 import sys
 import textwrap
 
+import numpy as np
 import pytest
 
-from grader.judging import registry
-from grader.batch.isolation import bwrap_command, namespaces_problem, resolve_isolation
+from grader.batch import frames, isolation
+from grader.batch.isolation import IsolationError, bwrap_command, namespaces_problem, resolve_isolation
 from grader.batch.pieces import pieces_source, reference_functions
-from grader.batch.sandbox import Limits, Workspace
+from grader.batch.results import MAX_CELL_ERRORS, collect
+from grader.batch.sandbox import ZYGOTE_FILES, Limits, Workspace
+from grader.judging import registry, wire
+from grader.notebook import GradedCell
 
 from conftest import ROOT
 
@@ -34,71 +41,203 @@ def test_no_pieces_for_an_exercise_that_uses_none():
     assert pieces_source(reference_functions(registry.get("embed"), registry)) == []
 
 
-def test_isolation_choice():
-    assert resolve_isolation("python") == ("python", None)
+# ----------------------------------------------------------------- the choice of walls
+def test_python_isolation_is_named_as_no_boundary():
+    mode, warning = resolve_isolation("python")
+    assert mode == "python" and "not a security boundary" in warning
     with pytest.raises(ValueError, match="must be one of"):
-        resolve_isolation("docker")
-    mode, warning = resolve_isolation("auto")
-    assert (mode, warning) == ("namespaces", None) if namespaces_problem() is None else \
-        (mode == "python" and "Python-level guard only" in warning)
+        resolve_isolation("auto")  # no mode falls back silently any more
+
+
+def test_no_walls_no_grading(monkeypatch):
+    monkeypatch.setattr(isolation.shutil, "which", lambda name: None)
+    isolation.namespaces_problem.cache_clear()
+    try:
+        with pytest.raises(IsolationError, match="apt-get install bubblewrap"):
+            resolve_isolation("namespaces")
+    finally:
+        isolation.namespaces_problem.cache_clear()
+
+
+def test_cli_refuses_to_grade_without_walls(tmp_path):
+    (tmp_path / "bin").mkdir()  # a PATH with no bwrap on it
+    env = dict(os.environ, PATH=str(tmp_path / "bin"))
+    proc = subprocess.run([sys.executable, "-m", "grader", "grade", str(ROOT / "solutions"), "--out",
+                           str(tmp_path / "out")], capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 2
+    assert "cannot build the sandbox's walls" in proc.stderr and "--isolation python" in proc.stderr
+    assert not (tmp_path / "out" / "gradebook.csv").exists()
+
+
+@NAMESPACES
+def test_namespaces_are_the_default():
+    assert resolve_isolation("namespaces") == ("namespaces", None)
 
 
 PROBE = textwrap.dedent("""
     import os, socket, sys
-    root, sibling = sys.argv[1], sys.argv[2]
+    root = sys.argv[1]
     print("project", any(os.path.exists(os.path.join(root, p))
-                         for p in ("grader", "solutions", "gpt2course/numpy_gpt.py", ".git")))
-    print("sibling", os.path.exists(sibling))
-    print("home", os.path.exists(os.path.expanduser("~root/.bashrc")) or os.path.exists("/root/.bashrc"))
+                         for p in ("grader", "solutions", "gpt2course/numpy_gpt.py", ".git", "README.md")))
+    print("home", os.path.exists("/root/.bashrc") or os.path.exists(os.path.expanduser("~/.bashrc")))
     print("pid", os.getpid())
-    print("uid", os.getuid())
+    print("grader_files", sorted(os.listdir("/grader")))
     try:
         socket.create_connection(("127.0.0.1", 22), timeout=1)
         print("network", True)
     except OSError:
         print("network", False)
+    try:
+        open("/grader/x", "w")
+        print("writable", True)
+    except OSError:
+        print("writable", False)
 """)
 
 
 @NAMESPACES
-def test_namespaces_show_the_python_installation_and_nothing_of_the_project(tmp_path):
-    """Checked below the audit hook: a plain Python in the same bubblewrap sandbox."""
+def test_a_grading_process_sees_the_python_installation_and_nothing_of_the_project(tmp_path):
+    """Checked without the audit hook or the child's walls: a plain Python, in the same
+    bubblewrap namespaces as the grading process."""
     ws = Workspace(Limits(), "namespaces")
     try:
-        mine, sibling = ws.learner(), ws.learner()
-        script = mine.root / "probe.py"
-        script.write_text(PROBE)
-        proc = subprocess.run(bwrap_command(ws, mine.root) + [sys.executable, "-I", str(script), str(ROOT),
-                                                               str(sibling.root)],
+        (ws.zygote_dir / "probe.py").write_text(PROBE)
+        proc = subprocess.run(bwrap_command(ws.zygote_dir) + [sys.executable, "-I", "/grader/probe.py", str(ROOT)],
                               capture_output=True, text=True, timeout=60)
         assert proc.returncode == 0, proc.stderr
         seen = dict(line.split(" ", 1) for line in proc.stdout.splitlines())
-        assert seen == {"project": "False", "sibling": "False", "home": "False", "pid": seen["pid"],
-                        "uid": "1000", "network": "False"}
+        assert seen["project"] == "False" and seen["home"] == "False" and seen["network"] == "False"
+        assert seen["writable"] == "False"
         assert int(seen["pid"]) < 10  # its own PID namespace
-        mine.close()
-        sibling.close()
+        assert seen["grader_files"] == str(sorted([*ZYGOTE_FILES, "config.py", "probe.py"]))
     finally:
         ws.close()
+
+
+def _run(ws, source, name="embed"):
+    box = ws.learner()
+    try:
+        cases = registry.get(name).cases(hidden=False)
+        return box.run([GradedCell(0, source, [name])], name, cases, [], (), ws.limits)
+    finally:
+        box.close()
+
+
+UNHOOK = """import gc
+def unhook():
+    for f in gc.get_objects():
+        if type(f).__name__ == "function" and getattr(f, "__name__", "") == "hook" and f.__closure__:
+            for c in f.__closure__:
+                if getattr(c.cell_contents, "__name__", "") == "refuse":
+                    c.cell_contents = lambda what: None
+"""
+
+
+@NAMESPACES
+def test_a_child_runs_as_nobody_the_grader_knows_with_no_capabilities():
+    ws = Workspace(Limits(wall_s=20), "namespaces")
+    try:
+        run = _run(ws, UNHOOK + "def embed(wte, wpe, idx):\n    unhook()\n    import os\n    status = open('/proc/self/status').read()\n"
+                       "    caps = [l.split()[1] for l in status.splitlines() if l.startswith(('CapEff', 'CapBnd'))]\n"
+                       "    seccomp = [l.split()[1] for l in status.splitlines() if l.startswith('Seccomp:')]\n"
+                       "    raise RuntimeError(f'uid={os.getuid()} caps={caps} seccomp={seccomp}')\n")
+    finally:
+        ws.close()
+    message = run.answers[0].message
+    uid = int(message.split("uid=")[1].split()[0])
+    assert uid != os.getuid() and uid != 0 or not isolation.privileged() and uid == isolation.USERNS_UID
+    assert "caps=['0000000000000000', '0000000000000000']" in message
+    assert "seccomp=['2']" in message  # a filter is installed
 
 
 def test_workspace_is_private_and_removed():
     ws = Workspace(Limits(), "python")
     root = ws.root
     assert oct(os.stat(root).st_mode & 0o777) == "0o700"
-    box = ws.learner()
-    assert oct(os.stat(box.root).st_mode & 0o777) == "0o700" and box.root.parent == root
-    box.close()
+    assert sorted(p.name for p in ws.zygote_dir.iterdir()) == sorted([*ZYGOTE_FILES, "config.py"])
     ws.close()
     assert not root.exists()
 
 
+@NAMESPACES
+def test_control_groups_are_made_per_learner_and_removed():
+    ws = Workspace(Limits(), "namespaces", slots=2)
+    if ws.cgroups is None:
+        ws.close()
+        pytest.skip("no delegated control groups here")
+    box = ws.learner()
+    dirs = list(box.group.dirs)
+    assert all(d.is_dir() for d in dirs)
+    assert (dirs[0] / "pids.max").read_text().strip() == str(ws.limits.threads)
+    run = _run(ws, "def embed(wte, wpe, idx):\n    return wte[idx] + wpe[:idx.shape[-1]]\n")
+    assert run.found and not run.problem
+    box.close()
+    assert not any(d.exists() for d in dirs)
+    parents = list(ws.cgroups.parents)
+    ws.close()
+    assert not any(p.exists() for p in parents)
+
+
+# ----------------------------------------------------------------- frames: a stranger's bytes
+def _frame_bytes(tree, blob=b""):
+    text = json.dumps(tree).encode()
+    return struct.pack(">I", len(text)) + text + struct.pack(">Q", len(blob)) + blob
+
+
+def test_frames_round_trip_and_stop_at_a_truncated_one():
+    data = frames.frame({"a": 1}, b"xyz") + frames.frame({"b": [2]}) + frames.frame({"c": 3})[:-3]
+    found, why = frames.split_frames(data)
+    assert found == [({"a": 1}, b"xyz"), ({"b": [2]}, b"")] and why is None
+
+
+def test_frames_refuse_before_reading_past_a_cap():
+    huge = struct.pack(">I", frames.MAX_FRAME_JSON + 1) + b"{"
+    assert frames.split_frames(huge) == ([], "a frame's data is larger than its cap")
+    items = _frame_bytes({"list": [0] * (frames.MAX_STRUCTURE + 1)})
+    assert frames.split_frames(items)[1] == "a frame's data has too many items"
+
+
+def test_a_sealed_job_cannot_be_changed_by_the_child():
+    fd = frames.sealed("job", b"cases")
+    try:
+        with pytest.raises(PermissionError):
+            os.write(fd, b"forged")
+        assert os.pread(fd, 10, 0) == b"cases"
+    finally:
+        os.close(fd)
+
+
+def _memfd(data: bytes) -> int:
+    fd = frames.memfd("test")
+    os.write(fd, data)
+    return fd
+
+
+def test_results_larger_than_the_cap_are_refused_unread(monkeypatch):
+    fd = frames.memfd("test")
+    os.ftruncate(fd, frames.MAX_RESULT_BYTES + 1)  # sparse: no memory behind it
+    reads = []
+    monkeypatch.setattr(frames.os, "pread", lambda *a: reads.append(a) or b"")
+    run = collect(fd, 3)
+    os.close(fd)
+    assert run.problem == "the answers were too large to read" and run.answers == [] and reads == []
+
+
+def test_found_must_be_true_not_truthy():
+    fd = _memfd(_frame_bytes({"found": "yes", "cell_errors": []}))
+    assert collect(fd, 1).found is False
+    os.close(fd)
+
+
+def test_cell_errors_are_capped():
+    fd = _memfd(_frame_bytes({"found": False, "cell_errors": [{"cell": i} for i in range(1000)]}))
+    assert len(collect(fd, 1).cell_errors) == MAX_CELL_ERRORS
+    os.close(fd)
+
+
+# ----------------------------------------------------------------- wire: decoding within budgets
 def test_decoding_a_stranger_s_arrays_has_a_budget(tmp_path):
     """A result that names one large array a thousand times is refused before copying."""
-    import numpy as np
-
-    from grader.judging import wire
-
     (tmp_path / "a.bin").write_bytes(np.zeros(2**17).tobytes())  # 1 MiB
     ref = {"bin": ["a.bin", 0, "<f8", [2**17]]}
     tree = {"list": [ref] * 1000}
@@ -110,3 +249,22 @@ def test_decoding_a_stranger_s_arrays_has_a_budget(tmp_path):
                 ["a.bin", 0, "<f8", [2**40]], ["a.bin", 2**20, "<f8", [2]], "a.npy"):
         assert isinstance(wire.decode({"bin": bad}, wire.folder_loader(str(tmp_path))), wire.Unsupported)
     assert isinstance(wire.decode({"int": "9" * 100_000}, None), (int, wire.Unsupported))
+
+
+def test_an_array_name_is_never_a_path(tmp_path):
+    (tmp_path / "sub").mkdir()
+    outside = tmp_path / "b.bin"
+    outside.write_bytes(np.arange(4.0).tobytes())
+    for name in ("sub/../../b.bin", "sub/../b.bin", "sub\\..\\b.bin", str(outside)):
+        got = wire.decode({"bin": [name, 0, "<f8", [4]]}, wire.folder_loader(str(tmp_path / "sub")))
+        assert isinstance(got, wire.Unsupported), name
+
+
+def test_a_frame_s_arrays_come_only_from_its_own_blob(tmp_path):
+    blob = bytearray()
+    tree = wire.Encoder(None, blob=blob)([np.arange(3.0), {"x": np.ones(2, np.float32)}])
+    got = wire.decode(tree, wire.blob_loader(bytes(blob)))
+    assert np.array_equal(got[0], np.arange(3.0)) and got[1]["x"].dtype == np.float32
+    (tmp_path / "a.bin").write_bytes(bytes(24))
+    other = wire.decode({"bin": ["a.bin", 0, "<f8", [3]]}, wire.blob_loader(bytes(blob)))
+    assert isinstance(other, wire.Unsupported)

@@ -236,14 +236,21 @@ HTML = ("<script>alert(1)</script> <img src=x onerror=alert(1)> [click](http://e
 FORGED_CELL = "1\n\n## `embed`: 1 / 1 (passed)\n\n<img src=x onerror=alert(3)>"
 # The child writes result.json in its job folder; learner code can write it first
 # and end the process, so every field of it (cell numbers included) is theirs.
-FORGE = '''import os, json
+# The learner's code forges its results: a frame of its own on the results descriptor (5),
+# written while the cells run, for the exercise it finds its harness grading, then it ends
+# the child before the harness writes anything.
+FORGE = '''import os, json, struct, sys
 def unused():
     pass
-_job = os.path.dirname(os.getcwd())
-_fn = json.load(open(os.path.join(_job, "job.json")))["function"]
-_w = _fn == "embed" and open(os.path.join(_job, "out", "result.json"), "w").write(json.dumps(
-    {{"found": False, "answers": [], "cell_errors": [{{"cell": {cell!r}, "line": "2\\n# Feedback for `bob`",
-      "type": "[click](http://evil.example)" + "T" * 100000, "message": "m\\n## forged"}}]}}))
+def _frames():
+    f = sys._getframe()
+    while f is not None:
+        yield f
+        f = f.f_back
+_fn = next((f.f_locals["job"].get("function") for f in _frames() if isinstance(f.f_locals.get("job"), dict)), None)
+_t = json.dumps({{"found": False, "cell_errors": [{{"cell": {cell!r}, "line": "2\\n# Feedback for `bob`",
+      "type": "[click](http://evil.example)" + "T" * 100000, "message": "m\\n## forged"}}]}}).encode()
+_w = _fn == "embed" and os.write(5, struct.pack(">I", len(_t)) + _t + struct.pack(">Q", 0))
 _x = _fn == "embed" and os._exit(0)'''.format(cell=FORGED_CELL)
 
 

@@ -185,8 +185,7 @@ def grade_exercise(exercise, cells, exercises: Exercises, box: LearnerSandbox, n
         return _unanswered(exercise, exercises, "broken", f"the cell defining `{exercise.name}` cannot run: "
                            f"{defining[-1].error}")
     runnable = [c for c in cells if not c.error]
-    run = box.run(runnable, exercise.name, box.ws.cases(exercise.name, cases), len(cases),
-                  exercises.pieces(exercise), box.ws.limits)
+    run = box.run(runnable, exercise.name, cases, exercises.pieces(exercise), exercise.uses, box.ws.limits)
     for r in dict.fromkeys(run.refused):
         notes.append(f"`{exercise.name}`: refused {r}")
     if not run.found:
@@ -194,7 +193,7 @@ def grade_exercise(exercise, cells, exercises: Exercises, box: LearnerSandbox, n
         return _unanswered(exercise, exercises, "broken", f"`{exercise.name}` could not be defined: {why}")
     missing = Broken(run.problem or "no answer came back")
     answers = run.answers + [missing] * (len(cases) - len(run.answers))
-    verdict = judge(exercise, cases, answers, expected, mistakes)
+    verdict = judge(exercise, cases, answers, expected, mistakes, hidden_only=True)
     if exercises.scoring == "all-or-nothing" and verdict.status != "passed":
         verdict.points = 0.0
     return verdict
@@ -237,7 +236,7 @@ def lessons_in(learners: list[Learner]) -> list[str]:
 
 def grade_batch(paths: list[Path], out: Path, limits: Limits | None = None, jobs: int = 1,
                 force: bool = False, points: dict | None = None, progress=None,
-                isolation: str = "auto", lessons: list[str] | None = None,
+                isolation: str = "namespaces", lessons: list[str] | None = None,
                 scoring: str = "per-case") -> list[Submission]:
     mode, warning = resolve_isolation(isolation)
     exercises = Exercises(points, lessons, scoring)
@@ -252,7 +251,7 @@ def grade_batch(paths: list[Path], out: Path, limits: Limits | None = None, jobs
     report = progress or (lambda sub, exercises: None)
     if hasattr(report, "begin"):
         report.begin(len(learners), len(learners) - len(todo))
-    workspace = Workspace(limits or Limits(), mode)
+    workspace = Workspace(limits or Limits(), mode, slots=max(1, jobs))
     pool = ThreadPoolExecutor(max_workers=max(1, jobs))
     try:
         futures = {pool.submit(_grade_safely, x, exercises, workspace): x for x in todo}

@@ -1,23 +1,50 @@
-"""What a learner's grading process may see, and the operating system's walls around it.
+"""Where learner code runs: inside the operating system's walls, or (only when asked) not.
 
-Two levels: the Python-level guard inside the child (an audit hook, see
-_zygote.py) always; and, with ``--isolation namespaces``, bubblewrap's user,
-mount, PID, network, IPC and UTS namespaces around the whole grading process.
+``--isolation namespaces`` (the default) starts each grading process under bubblewrap in
+its own mount, PID, network, IPC and UTS namespaces, seeing the Python installation and
+the grader's few files read-only and nothing else; each exercise's child then raises its
+own walls (_walls.py): a private tmpfs, no capabilities, an unprivileged user id, a
+seccomp filter. Where they cannot be built the grader refuses to start (exit 2) and says
+what to install. ``--isolation python`` keeps only the audit hook: no security boundary,
+for grading one's own code.
+
+Two ways to build the walls, by who runs the grader:
+- as root: bubblewrap without a user namespace (it can then bind the interpreter from
+  folders only root may enter); the grading process keeps CAP_SYS_ADMIN, SETUID, SETGID
+  and SETPCAP for its children, which each drop to a user id of their own (one per
+  parallel slot, mapped to nothing privileged) before learner code runs;
+- as anyone else: bubblewrap in a user namespace (uid 1000 inside, your own user
+  outside), the children dropping every capability for good.
 """
 from __future__ import annotations
 
+import functools
 import os
+import pwd
 import shutil
 import subprocess
 import sys
 import sysconfig
-import threading
+import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 GRADER = HERE.parent   # the whole grader package: hidden from learners
 ROOT = GRADER.parent
-ISOLATIONS = ("auto", "namespaces", "python")
+ISOLATIONS = ("namespaces", "python")
+INSIDE = "/grader"     # where the grading process sees its own files
+USERNS_UID = 1000
+UID_BASE = 61000       # first unprivileged id tried for learners when the grader is root
+PYTHON_WARNING = ("warning: --isolation python is not a security boundary: learner code runs as "
+                  "your own user, held back only by an audit hook that code can get around. Use "
+                  "it for code you trust; grade a class with the default --isolation namespaces.")
+INSTALL = ("install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap) on a Linux kernel that "
+           "allows user namespaces, or run the grader inside a container or VM that does; to grade "
+           "only code you trust without walls, pass --isolation python")
+
+
+class IsolationError(ValueError):
+    """The walls cannot be built here; the CLI exits 2 with this message."""
 
 
 def python_dirs() -> list[str]:
@@ -36,44 +63,36 @@ def private_dirs() -> list[str]:
     return [str(GRADER), str(Path(gpt2course.__file__).resolve().parent), str(ROOT / "solutions")]
 
 
-_probe_lock = threading.Lock()
-_probed: dict[str, str | None] = {}
-
-
-def namespaces_problem() -> str | None:
-    """None when bubblewrap can start a process in fresh namespaces here; else why not."""
-    with _probe_lock:
-        if "bwrap" not in _probed:
-            bwrap = shutil.which("bwrap")
-            if bwrap is None:
-                _probed["bwrap"] = "bubblewrap (bwrap) is not installed (Debian: apt-get install bubblewrap)"
-            else:
-                proc = subprocess.run([bwrap, "--unshare-all", "--unshare-user", "--die-with-parent",
-                                       "--ro-bind", "/", "/", "true"], capture_output=True, text=True)
-                _probed["bwrap"] = None if proc.returncode == 0 else \
-                    f"the kernel refused new namespaces ({proc.stderr.strip()[:200] or proc.returncode})"
-        return _probed["bwrap"]
+def privileged() -> bool:
+    return os.geteuid() == 0
 
 
 def resolve_isolation(choice: str) -> tuple[str, str | None]:
-    """(mode, warning): 'auto' takes namespaces where they work, else the Python guard."""
+    """(mode, warning). Never falls back: the walls are there, or grading does not start."""
     if choice not in ISOLATIONS:
         raise ValueError(f"--isolation must be one of {', '.join(ISOLATIONS)}, got {choice!r}")
-    problem = namespaces_problem() if choice != "python" else None
-    if choice == "namespaces" and problem:
-        raise ValueError(f"--isolation namespaces is not available: {problem}")
-    if choice == "auto" and problem:
-        return "python", f"warning: grading with the Python-level guard only: {problem}"
-    return ("python" if choice == "python" else "namespaces"), None
+    if choice == "python":
+        return "python", PYTHON_WARNING
+    problem = namespaces_problem()
+    if problem:
+        raise IsolationError(f"cannot build the sandbox's walls here ({problem}): {INSTALL}")
+    return "namespaces", None
 
 
-def bwrap_command(ws, learner_root: Path) -> list[str]:
-    """Own user, mount, PID, network, IPC and UTS namespaces; the Python
-    installation read-only, the zygote's files and the cases read-only, this
-    learner's folder writable, nothing else (not the project, not home, not
-    other learners)."""
-    cmd = ["bwrap", "--unshare-all", "--unshare-user", "--uid", "1000", "--gid", "1000",
-           "--die-with-parent", "--new-session", "--cap-drop", "ALL"]
+# ----------------------------------------------------------------- bubblewrap
+def bwrap_command(zygote_dir: Path, as_root: bool | None = None) -> list[str]:
+    """The grading process's namespaces: the Python installation read-only, the grader's
+    copies read-only at /grader, a private /proc, /dev and /tmp, nothing else writable."""
+    as_root = privileged() if as_root is None else as_root
+    cmd = [_bwrap(), "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
+           "--unshare-cgroup-try", "--die-with-parent", "--new-session", "--cap-drop", "ALL"]
+    if as_root:
+        caps = ("CAP_SYS_ADMIN", "CAP_SETUID", "CAP_SETGID", "CAP_SETPCAP", "CAP_KILL")  # KILL: its children are other users
+    else:
+        cmd += ["--unshare-user", "--uid", str(USERNS_UID), "--gid", str(USERNS_UID)]
+        caps = ("CAP_SYS_ADMIN", "CAP_SETPCAP")
+    for cap in caps:
+        cmd += ["--cap-add", cap]
     for d in ("/usr", "/etc/ld.so.cache"):
         if os.path.exists(d):
             cmd += ["--ro-bind", d, d]
@@ -82,17 +101,90 @@ def bwrap_command(ws, learner_root: Path) -> list[str]:
             cmd += ["--symlink", os.readlink(link), link]
         elif os.path.isdir(link):
             cmd += ["--ro-bind", link, link]
-    python_roots = sorted({os.path.realpath(sys.base_prefix), os.path.realpath(sys.prefix)})
-    visible = python_roots + [d for d in python_dirs() if not any(d.startswith(r + os.sep) for r in python_roots)]
-    cmd += ["--tmpfs", "/tmp"]  # before the binds below, some of which live under /tmp
-    for d in visible:
-        if not d.startswith("/usr/") and os.path.exists(d):
-            cmd += ["--ro-bind", d, d]
+    made: set[str] = set()
+    for d in _visible_roots():
+        cmd += _parents(d, made) + ["--ro-bind", d, d]
     for d in private_dirs():  # hidden, even inside a folder that is visible
-        if os.path.isdir(d) and any(d.startswith(r + os.sep) for r in visible):
+        if os.path.isdir(d) and any(d.startswith(r + os.sep) for r in _visible_roots()):
             cmd += ["--tmpfs", d]
-    cmd += ["--ro-bind", str(ws.zygote_dir), str(ws.zygote_dir),
-            "--ro-bind", str(ws.cases_dir), str(ws.cases_dir),
-            "--bind", str(learner_root), str(learner_root),
-            "--proc", "/proc", "--dev", "/dev", "--chdir", str(learner_root), "--"]
+    cmd += ["--ro-bind", str(zygote_dir), INSIDE, "--tmpfs", "/tmp", "--proc", "/proc",
+            "--dev", "/dev", "--remount-ro", "/", "--chdir", "/", "--"]
     return cmd
+
+
+def _visible_roots() -> list[str]:
+    roots = sorted({os.path.realpath(sys.base_prefix), os.path.realpath(sys.prefix)})
+    extra = [d for d in python_dirs() if not any(d == r or d.startswith(r + os.sep) for r in roots)]
+    return [d for d in roots + extra if not d.startswith("/usr/") and os.path.exists(d)]
+
+
+def _parents(path: str, made: set[str]) -> list[str]:
+    """bubblewrap makes the folders above a mount point 0700; an unprivileged child must
+    pass through them, so they are made 0755 first."""
+    out, parts = [], Path(path).parts[1:-1]
+    for i in range(len(parts)):
+        d = "/" + "/".join(parts[: i + 1])
+        if d not in made and d not in ("/usr",):
+            made.add(d)
+            out += ["--perms", "0755", "--dir", d]
+    return out
+
+
+def _bwrap() -> str:
+    found = shutil.which("bwrap")
+    if found is None:
+        raise IsolationError(f"bubblewrap (bwrap) is not installed: {INSTALL}")
+    return found
+
+
+def learner_uids(n: int) -> list[int]:
+    """``n`` user ids no account on this machine uses, for learners' children."""
+    taken = {p.pw_uid for p in pwd.getpwall()}
+    uids, uid = [], UID_BASE
+    while len(uids) < n:
+        if uid not in taken:
+            uids.append(uid)
+        uid += 1
+    return uids
+
+
+# ----------------------------------------------------------------- can the walls stand here?
+PROBE = """
+import os, sys
+sys.path.insert(0, %r)
+import _walls
+pid = os.fork()
+if pid == 0:
+    try:
+        _walls.raise_walls(2**20, %r)
+        try:
+            os.fork()
+            os._exit(5)
+        except PermissionError:
+            os._exit(0)
+    except BaseException as exc:
+        print(type(exc).__name__, exc, file=sys.stderr)
+        os._exit(4)
+_, status = os.waitpid(pid, 0)
+sys.exit(os.waitstatus_to_exitcode(status))
+"""
+
+
+@functools.lru_cache(maxsize=1)
+def namespaces_problem() -> str | None:
+    """None when a child here can be walled in exactly as grading does it; else why not."""
+    if shutil.which("bwrap") is None:
+        return "bubblewrap (bwrap) is not installed"
+    with tempfile.TemporaryDirectory(prefix="gpt2-grading-probe-") as tmp:
+        os.chmod(tmp, 0o755)
+        shutil.copyfile(HERE / "_walls.py", Path(tmp) / "_walls.py")
+        uid = learner_uids(1)[0] if privileged() else None
+        cmd = bwrap_command(Path(tmp)) + [sys.executable, "-I", "-S", "-c", PROBE % (INSIDE, uid)]
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            return f"bubblewrap could not be started ({type(exc).__name__})"
+    if proc.returncode == 0:
+        return None
+    why = (proc.stderr.strip().splitlines() or [f"exit code {proc.returncode}"])[-1][:200]
+    return f"the kernel refused the walls: {why}"

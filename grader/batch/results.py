@@ -1,22 +1,21 @@
 """Reading what a child wrote: a stranger's data.
 
-result.json and the arrays' file are read as regular files only (never through
-a link or a FIFO), of bounded size; every field is checked before it becomes
-an answer for the judge.
+The child's results are frames (frames.py) in a memory file the grader made and reads
+after the child has ended: at most MAX_RESULT_BYTES of it, every frame's JSON bounded
+and counted before parsing, its arrays within one decoding budget for the whole job,
+and every field checked before it becomes an answer for the judge.
 """
 from __future__ import annotations
 
-import json
-import os
 import signal
-import stat
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from ..judging import wire
 from ..judging.outcomes import Broken, ChangedInputs, NotAttempted, Raised
+from . import frames
 
-MAX_RESULT_BYTES = 64 * 2**20
+MAX_RESULT_BYTES = frames.MAX_RESULT_BYTES
+MAX_CELL_ERRORS = 50
 
 
 @dataclass
@@ -28,54 +27,39 @@ class ChildRun:
     problem: str | None = None    # why the run as a whole failed, if it did
 
 
-def collect(job: Path, n_cases: int) -> ChildRun:
-    """The child's result.json and arrays, read as a stranger's data: a regular file
-    (never a link or a FIFO), of bounded size, every field checked."""
-    try:
-        text = _read_regular(job / "out" / "result.json", MAX_RESULT_BYTES)
-        raw = json.loads(text) if text is not None else None
-    except (ValueError, RecursionError):
-        return ChildRun([], problem="the grading process returned malformed data")
-    except OSError as exc:
-        return ChildRun([], problem=str(exc) if isinstance(exc, TooLarge) else None)
-    if raw is None:
+def collect(fd: int, n_cases: int) -> ChildRun:
+    """The child's frames: its cells' errors and whether the function exists, then one
+    answer per case; whatever breaks the format or a cap is said, never a crash."""
+    data, more = frames.read_capped(fd, MAX_RESULT_BYTES)
+    if more:
+        return ChildRun([], problem="the answers were too large to read")
+    found, why = frames.split_frames(data)
+    if why:
+        return ChildRun([], problem=f"the grading process returned malformed data ({why})")
+    if not found:
         return ChildRun([])
-    if not isinstance(raw, dict) or not isinstance(raw.get("answers", []), list) \
-            or not isinstance(raw.get("cell_errors", []), list):
+    head, _ = found[0]
+    if not isinstance(head, dict) or not isinstance(head.get("cell_errors", []), list):
         return ChildRun([], problem="the grading process returned malformed data")
-    load = wire.folder_loader(str(job / "out"))
-    answers = []
-    for tree in raw.get("answers", [])[:n_cases]:
-        try:
-            answers.append(_answer(tree, load))
-        except (ValueError, TypeError, RecursionError, OverflowError, MemoryError):
-            answers.append(Broken("its answer could not be read"))
-    errors = [e for e in raw.get("cell_errors", []) if isinstance(e, dict)][:50]
-    return ChildRun(answers, errors, raw.get("found") is True)
+    errors = [e for e in head.get("cell_errors", []) if isinstance(e, dict)][:MAX_CELL_ERRORS]
+    budget = [wire.MAX_DECODED_BYTES]
+    answers = [_frame_answer(tree, blob, budget) for tree, blob in found[1:n_cases + 1]]
+    return ChildRun(answers, errors, head.get("found") is True)
 
 
-class TooLarge(OSError):
-    pass
-
-
-def _read_regular(path: Path, limit: int) -> str | None:
-    """None when there is no such file; never blocks, never follows a link."""
+def _frame_answer(tree, blob: bytes, budget: list[int]):
+    if not isinstance(tree, dict) or not isinstance(tree.get("answer"), dict):
+        return Broken("malformed answer")
+    load = wire.blob_loader(blob, budget=budget[0])
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    except FileNotFoundError:
-        return None
-    with os.fdopen(fd, "rb") as f:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise ValueError("not a regular file")
-        if info.st_size > limit:
-            raise TooLarge("the answers were too large to read")
-        return f.read(limit).decode("utf-8", "replace")
+        answer = _answer(tree["answer"], load)
+    except (ValueError, TypeError, RecursionError, OverflowError, MemoryError):
+        return Broken("its answer could not be read")
+    budget[0] = load.left()
+    return answer
 
 
 def _answer(tree, load):
-    if not isinstance(tree, dict):
-        return Broken("malformed answer")
     if tree.get("not_implemented") is True:
         return NotAttempted()
     if isinstance(tree.get("changed_inputs"), list):
@@ -93,8 +77,7 @@ def _answer(tree, load):
     return Broken("malformed answer")
 
 
-def explain_exit(run: ChildRun, code, timed_out: bool, limits, job: Path,
-                  n_cases: int) -> None:
+def explain_exit(run: ChildRun, code, timed_out: bool, limits, output_tail: str, n_cases: int) -> None:
     if run.problem:
         return
     if not isinstance(code, int):
@@ -107,23 +90,10 @@ def explain_exit(run: ChildRun, code, timed_out: bool, limits, job: Path,
             "SIGXCPU": f"used more than {limits.cpu_s} s of CPU time",
             "SIGXFSZ": "wrote or printed far too much output",
             "SIGKILL": "was killed (memory limit, or too much output)",
+            "SIGSYS": "made a system call the grader refuses",
         }.get(sig, f"crashed (signal {sig})")
     elif run.found is False and code not in (0, None) and not run.cell_errors:
-        tail = _tail(job / "stderr", limits.output_bytes)
-        last = tail.strip().splitlines()[-1] if tail.strip() else f"exit code {code}"
+        last = output_tail.strip().splitlines()[-1] if output_tail.strip() else f"exit code {code}"
         run.problem = f"the grading process stopped early ({last[:300]})"
     elif run.found and (code not in (0, None) or len(run.answers) < n_cases):
         run.problem = f"the learner's code ended the process early (exit code {code})"
-
-
-def _tail(path: Path, n: int) -> str:
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    except OSError:
-        return ""
-    with os.fdopen(fd, "rb") as f:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            return ""
-        f.seek(max(0, info.st_size - n))
-        return f.read(n).decode("utf-8", "replace")

@@ -129,12 +129,20 @@ def case_mismatch(answer, expected, case: Case, tol: float, names: tuple[str, ..
     return value_mismatch(answer, expected, tol, names)
 
 
+MAX_RAISE_MESSAGE = 300  # a message, not a bag of every number and keyword a case might ask for
+
+
 def _raise_mismatch(answer, case: Case) -> str | None:
     about = f" for {case.about}" if getattr(case, "about", "") else ""
     if not isinstance(answer, Raised):
         return f"returned {describe_value(answer)}; expected a {case.raises}{about}"
-    if case.raises not in answer.bases:
+    if answer.type_name != case.raises:  # exactly the type the exercise names, not any subclass
+        if case.raises in answer.bases:
+            return f"raised {answer.type_name}, a subclass; raise {case.raises} itself{about}"
         return f"raised {answer.type_name}; expected a {case.raises}{about}"
+    if len(answer.message) > MAX_RAISE_MESSAGE:
+        return (f"raised {case.raises} with a message of {len(answer.message)} characters{about}; say "
+                f"what was wrong in one sentence (at most {MAX_RAISE_MESSAGE} characters)")
     if not mentions_all(answer.message, case.mention):
         return (f"raised {case.raises}, but the message does not say what was wrong{about} "
                 "(mention the numbers involved)")
@@ -149,8 +157,11 @@ def mentions_all(message: str, mention: tuple[str, ...]) -> bool:
 
 # ------------------------------------------------------------------ the whole exercise
 def judge(exercise: Exercise, cases: list[Case], answers: list, expected: list,
-          mistake_answers: dict[str, list] | None = None) -> Verdict:
-    """Score ``answers`` against ``expected`` (reference answers), case by case."""
+          mistake_answers: dict[str, list] | None = None, hidden_only: bool = False) -> Verdict:
+    """Score ``answers`` against ``expected`` (reference answers), case by case.
+    ``hidden_only`` (the batch grade): points count the hidden cases only, since the
+    public examples and their answers ship with the student edition; every case still
+    decides the status, the message and the mistake's name."""
     total = len(cases)
     if total and all(isinstance(a, NotAttempted) for a in answers):
         return Verdict(exercise.name, "not_attempted", 0, total, 0.0, exercise.points,
@@ -158,7 +169,7 @@ def judge(exercise: Exercise, cases: list[Case], answers: list, expected: list,
     reasons = case_reasons(exercise, cases, answers, expected)
     failed = [i for i, r in enumerate(reasons) if r]
     passed = total - len(failed)
-    points = round(exercise.points * passed / total, 4) if total else 0.0
+    points = _points(exercise.points, cases, set(failed), hidden_only)
     if not failed:
         return Verdict(exercise.name, "passed", passed, total, points, exercise.points,
                        f"passed all {tests(total)}" if total != 1 else "passed its 1 test")
@@ -173,6 +184,13 @@ def judge(exercise: Exercise, cases: list[Case], answers: list, expected: list,
     status = "broken" if passed == 0 and all(isinstance(answers[i], Broken) for i in failed) else "failed"
     return Verdict(exercise.name, status, passed, total, points, exercise.points, message,
                    [m.name for m in mistakes], [f"test {i + 1}: {reasons[i]}" for i in failed])
+
+
+def _points(points: float, cases, failed: set[int], hidden_only: bool) -> float:
+    counted = [i for i, c in enumerate(cases) if not (hidden_only and c.public)]
+    if not counted:
+        return 0.0
+    return round(points * sum(i not in failed for i in counted) / len(counted), 4)
 
 
 def _judge_one(exercise: Exercise, case: Case, answer, expected) -> str | None:

@@ -22,6 +22,7 @@ MAX_DEPTH = 8
 MAX_ITEMS = 10_000
 MAX_BLOB_BYTES = 512 * 2**20     # the file of all arrays of one job
 MAX_DECODED_BYTES = 256 * 2**20  # all arrays decoded from one job, references repeated or not
+FRAME_BLOB = "frame.bin"         # the name arrays carry inside a frame's own blob
 
 
 @dataclass(frozen=True)
@@ -40,11 +41,14 @@ class Encoder:
     """Returns a JSON-able tree; arrays go to one append-only file ``folder/prefix.bin``
     (one write per array, one read for all of them) or, with no folder, stay in memory."""
 
-    def __init__(self, folder: str | None, prefix: str = "a"):
-        # folder None keeps arrays in memory (check() in the learner's own kernel)
-        self.folder, self.prefix, self.count = folder, prefix, 0
+    def __init__(self, folder: str | None, prefix: str = "a", blob: bytearray | None = None):
+        # folder None keeps arrays in memory (check() in the learner's own kernel); ``blob``
+        # collects them in one buffer that travels with its tree (a frame, see frames.py)
+        self.folder, self.prefix, self.count, self.blob = folder, prefix, 0, blob
         self.memory: dict[str, np.ndarray] = {}
         self.blob_name, self.offset, self._file = f"{prefix}.bin", 0, None
+        if blob is not None:
+            self.blob_name = FRAME_BLOB
 
     def __call__(self, value, depth: int = 0):
         if depth > MAX_DEPTH:
@@ -77,6 +81,10 @@ class Encoder:
         if value.dtype.kind not in "biufc" or value.dtype.byteorder == ">" or value.dtype.itemsize > 16:
             return {"unsupported": f"ndarray[{value.dtype}]", "reason": "array dtype is not numeric"}
         self.count += 1
+        if self.blob is not None:
+            spec = [self.blob_name, len(self.blob), value.dtype.str, list(value.shape)]
+            self.blob += np.ascontiguousarray(value).tobytes()
+            return {"bin": spec}
         if self.folder is None:
             name = f"{self.prefix}{self.count}"
             self.memory[name] = np.array(value, copy=True)
@@ -183,12 +191,28 @@ def folder_loader(folder: str, budget: int = MAX_DECODED_BYTES):
     return load
 
 
-def _from_blob(folder: str, ref, blobs: dict, left: list) -> np.ndarray | Unsupported:
+def blob_loader(blob: bytes, budget: int = MAX_DECODED_BYTES):
+    """``load(ref)`` for a tree encoded with ``Encoder(None, blob=...)``: the arrays are
+    in ``blob`` (bytes already read, within their cap); the same checks and budget."""
+    blobs: dict[str, bytes | Unsupported] = {FRAME_BLOB: blob}
+    left = [budget]
+
+    def load(ref):
+        if type(ref) is list and len(ref) == 4 and ref[0] != FRAME_BLOB:
+            return Unsupported("?", "malformed array reference")
+        return _from_blob(None, ref, blobs, left)
+
+    load.left = lambda: left[0]  # what is left of the budget, for the next frame of one job
+    return load
+
+
+def _from_blob(folder: str | None, ref, blobs: dict, left: list) -> np.ndarray | Unsupported:
     bad = Unsupported("?", "malformed array reference")
     if type(ref) is not list or len(ref) != 4:
         return bad
     name, offset, dtype, shape = ref
-    if type(name) is not str or not name.endswith(".bin") or os.sep in name or name.startswith("."):
+    if type(name) is not str or not name.endswith(".bin") or name.startswith(".") or \
+            any(s in name for s in ("/", "\\", os.sep)):  # a name, never a path
         return bad
     if type(offset) is not int or offset < 0 or type(dtype) is not str or len(dtype) > 8:
         return bad
@@ -204,6 +228,8 @@ def _from_blob(folder: str, ref, blobs: dict, left: list) -> np.ndarray | Unsupp
     if size > left[0]:
         return Unsupported("ndarray", "the answers were too large to read")
     if name not in blobs:
+        if folder is None:
+            return bad
         blobs[name] = _read_blob(os.path.join(folder, name))
     blob = blobs[name]
     if isinstance(blob, Unsupported):

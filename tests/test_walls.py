@@ -1,0 +1,298 @@
+"""The second red-team pass (issue 18): routes around the audit hook, against the walls.
+
+Every attacker first disables the audit hook (``UNHOOK``: the hook's closure reached
+through gc, as an attacker would; ``test_unhook_really_disables_the_hook`` proves it
+does), so what holds is the operating system's walls alone. Each attacker reports what
+its attempts met by raising ``RuntimeError("report name=ERRNO ...")``, which its feedback
+shows; the tests read that report and check the machine afterwards (files that must not
+exist, processes that must not remain, a gradebook that must not change). The attackers
+are graded in one class beside correct classmates, who must keep full marks.
+"""
+import csv
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+import nbformat
+import pytest
+
+from conftest import ROOT
+
+sys.path.insert(0, str(ROOT / "scripts"))
+from nbbuild import code, notebook  # noqa: E402
+
+from grader.batch.isolation import namespaces_problem  # noqa: E402
+
+WALLS = pytest.mark.skipif(namespaces_problem() is not None,
+                           reason=f"namespaces unavailable here: {namespaces_problem()}")
+SITE = next(p for p in sys.path if p.endswith("site-packages"))
+SOLUTION = ROOT / "solutions" / "01_embeddings_exercises.ipynb"
+
+GOOD_EMBED = '''def embed(wte, wpe, idx):
+    T = idx.shape[-1]
+    if T > wpe.shape[0]:
+        raise ValueError(f"sequence length {T} exceeds the block size {wpe.shape[0]}")
+    return wte[idx] + wpe[:T]'''
+GOOD_ONE_HOT = '''def one_hot_embed(wte, idx):
+    return np.eye(wte.shape[0], dtype=wte.dtype)[idx] @ wte'''
+# The hook's refusals go through a closure function named `refuse`: make it do nothing.
+UNHOOK = '''import gc
+def unhook():
+    for f in gc.get_objects():
+        if type(f).__name__ == "function" and getattr(f, "__name__", "") == "hook" and f.__closure__:
+            for c in f.__closure__:
+                try:
+                    if getattr(c.cell_contents, "__name__", "") == "refuse":
+                        c.cell_contents = lambda what: None
+                except ValueError:
+                    pass
+def attempt(f):
+    try:
+        f()
+        return "ok"
+    except OSError as e:
+        import errno
+        return errno.errorcode.get(e.errno, str(e.errno))
+    except BaseException as e:
+        return type(e).__name__
+def report(**outcomes):
+    raise RuntimeError("report " + " ".join(f"{k}={v}" for k, v in outcomes.items()))
+'''
+
+
+def attacker(body: str) -> str:
+    """An embed that unhooks, attacks, and reports (learner code, as a cell)."""
+    lines = "\n".join("    " + ln for ln in body.strip("\n").splitlines())
+    return UNHOOK + "def embed(wte, wpe, idx):\n    unhook()\n" + lines + "\n"
+
+
+def lib(call: str) -> str:
+    return ("import ctypes\nlibc = ctypes.CDLL(None, use_errno=True)\n"
+            f"def sys_call():\n    if libc.{call} != 0:\n        raise OSError(ctypes.get_errno(), 'refused')\n")
+
+
+PLANTED = "zz_walls_evil.pth"
+# name: (learner code for embed, {outcome: allowed results}); a report of anything else fails
+ROUTES = {
+    # the grader wrote setup.json and zygote.stderr into the learner's folder by name
+    "names_in_folder": (attacker(f"""
+import os
+a = attempt(lambda: os.symlink({SITE + '/' + PLANTED!r}, 'setup.json'))
+b = attempt(lambda: os.mkfifo('zygote.stderr'))
+c = attempt(lambda: os.kill(os.getppid(), 9))
+d = attempt(lambda: open({SITE + '/' + PLANTED!r}, 'w').write('import os'))
+report(symlink=a, fifo=b, kill_zygote=c, write_site=d)"""),
+        {"symlink": {"ok"}, "fifo": {"EPERM"}, "kill_zygote": {"EPERM"}, "write_site": {"EROFS", "ENOENT"}}),
+    "read_solutions": (attacker(f"""
+a = attempt(lambda: open({str(SOLUTION)!r}).read())
+b = attempt(lambda: open({str(ROOT / 'gpt2course' / 'numpy_gpt.py')!r}).read())
+c = attempt(lambda: open({str(ROOT / 'README.md')!r}).read())
+report(solution=a, model=b, project=c)"""),
+        {"solution": {"ENOENT"}, "model": {"ENOENT"}, "project": {"ENOENT"}}),
+    "str_subclass": (attacker(f"""
+import os
+class Liar(str):  # its text is the solution's path; every way of looking at it says /tmp
+    def startswith(self, *a):
+        return True
+    def split(self, *a, **k):
+        return ['', 'tmp', 'mine']
+    def __fspath__(self):
+        return '/tmp/mine'
+a = attempt(lambda: open(Liar({str(SOLUTION)!r})).read())
+report(liar=a)"""), {"liar": {"ENOENT"}}),
+    "dir_fd_rewrite": (attacker("""
+import os
+fd = os.open('/grader', os.O_RDONLY)
+a = attempt(lambda: os.open('_zygote.py', os.O_WRONLY | os.O_TRUNC, dir_fd=fd))
+b = attempt(lambda: os.open('../grader/x.py', os.O_WRONLY | os.O_CREAT, dir_fd=fd))
+c = attempt(lambda: os.listdir('/grader/cases'))
+report(rewrite=a, create=b, cases=c)"""), {"rewrite": {"EROFS"}, "create": {"EROFS"}, "cases": {"ENOENT"}}),
+    "no_audit_events": (attacker("""
+import os, stat
+open('/tmp/f', 'w').close()
+a = attempt(lambda: os.mkfifo('/tmp/p'))
+b = attempt(lambda: os.mknod('/tmp/n', 0o600 | stat.S_IFCHR, os.makedev(1, 3)))
+c = attempt(lambda: os.setxattr('/tmp/f', 'user.relay', b'1'))
+d = attempt(lambda: os.mknod('/tmp/q', 0o600 | stat.S_IFIFO))
+report(mkfifo=a, mknod=b, setxattr=c, fifo_node=d)"""),
+        {"mkfifo": {"EPERM"}, "mknod": {"EPERM"}, "setxattr": {"EPERM"}, "fifo_node": {"EPERM"}}),
+    "pidfd_signals": (attacker("""
+import os, _imp, importlib.machinery
+posix = _imp.create_builtin(importlib.machinery.ModuleSpec('posix', None))
+a = attempt(lambda: posix.pidfd_open(1))
+import ctypes
+libc = ctypes.CDLL(None, use_errno=True)
+e = attempt(lambda: (_ for _ in ()).throw(OSError(ctypes.get_errno(), 'x')) if libc.syscall(434, 1, 0) < 0 else None)
+b = attempt(lambda: os.kill(1, 9))
+c = attempt(lambda: os.kill(-1, 9))
+d = attempt(lambda: os.killpg(os.getpgid(os.getppid()), 9))
+report(pidfd=a, pidfd_raw=e, kill_init=b, kill_all=c, killpg=d)"""),
+        {"pidfd": {"EPERM", "AttributeError"}, "pidfd_raw": {"EPERM"}, "kill_init": {"EPERM"}, "kill_all": {"EPERM"}, "killpg": {"EPERM"}}),
+    "programs": (attacker("""
+import os, sys
+sys.modules.pop('subprocess', None)
+import subprocess
+a = attempt(lambda: subprocess.run(['/usr/bin/true']))
+b = attempt(lambda: os.posix_spawn('/usr/bin/true', ['true'], {}))
+c = attempt(lambda: os.execv('/usr/bin/true', ['true']))
+d = attempt(lambda: os.fork())
+report(run=a, spawn=b, exec=c, fork=d)"""),
+        {"run": {"EPERM"}, "spawn": {"EPERM"}, "exec": {"EPERM"}, "fork": {"EPERM"}}),
+    "daemon": (attacker("""
+import os, threading, time
+def later():
+    time.sleep(3)
+    open(os.environ.get('OUT', '/out') + '/gradebook.csv', 'w').write('forged')
+threading.Thread(target=later, daemon=False).start()
+a = attempt(lambda: os.setsid() if os.fork() == 0 else None)
+report(fork=a)"""), {"fork": {"EPERM"}}),
+    "kernel": (attacker(lib("unshare(0x10000000)") + """
+import ctypes
+a = attempt(sys_call)
+libc2 = ctypes.CDLL(None, use_errno=True)
+b = attempt(lambda: (_ for _ in ()).throw(OSError(ctypes.get_errno(), 'x'))
+            if libc2.mount(b'none', b'/tmp', b'tmpfs', 0, None) != 0 else None)
+c = attempt(lambda: (_ for _ in ()).throw(OSError(ctypes.get_errno(), 'x'))
+            if libc2.ptrace(16, __import__('os').getppid(), 0, 0) != 0 else None)
+d = attempt(lambda: __import__('os').setuid(0))
+e = attempt(lambda: __import__('socket').socket())
+f = attempt(lambda: open(f"/proc/{__import__('os').getppid()}/mem", 'rb').read(1))
+report(unshare=a, mount=b, ptrace=c, setuid=d, socket=e, zygote_mem=f)"""),
+        {"unshare": {"EPERM"}, "mount": {"EPERM"}, "ptrace": {"EPERM"}, "setuid": {"EPERM"}, "socket": {"EPERM"},
+         "zygote_mem": {"EACCES", "EPERM"}}),
+    "disk": (attacker("""
+import os
+def fill():
+    with open('/tmp/big', 'wb') as f:
+        while True:
+            f.write(b'x' * 2**20)
+def many():
+    for i in range(10**6):
+        open(f'/tmp/n{i}', 'w').close()
+report(fill=attempt(fill), inodes=attempt(many))"""), {"fill": {"ENOSPC", "EFBIG"}, "inodes": {"ENOSPC"}}),
+    "threads": (attacker("""
+import threading, time
+stop = threading.Event()
+def bomb():
+    n = 0
+    while True:
+        threading.Thread(target=stop.wait).start()
+        n += 1
+report(threads=attempt(bomb))"""), {"threads": {"RuntimeError", "EAGAIN"}}),
+}
+# Two exercises of one learner share nothing writable: the first leaves marks, the second looks.
+RELAY_EMBED = UNHOOK + GOOD_EMBED.replace("    T = idx.shape[-1]", """    unhook()
+    import os
+    for p in ('/tmp/relay', 'relay', '/dev/shm/relay'):
+        open(p, 'w').write('x')
+        os.chmod(p, 0o777)
+    T = idx.shape[-1]""")
+RELAY_ONE_HOT = '''def one_hot_embed(wte, idx):
+    import os
+    for p in ('/tmp/relay', 'relay', '/dev/shm/relay'):
+        if os.path.exists(p):
+            raise RuntimeError('the relay works: ' + p)
+    return np.eye(wte.shape[0], dtype=wte.dtype)[idx] @ wte'''
+
+
+def write_learner(folder, cells, lesson="01_embeddings"):
+    folder.mkdir(parents=True)
+    nb = notebook([code("import numpy as np"), *[code(c) for c in cells]], lesson=lesson)
+    nbformat.write(nb, folder / f"{lesson}.ipynb")
+
+
+def run_grader(klass, out, isolation="namespaces", tmp=None):
+    env = dict(os.environ, OUT=str(out), TMPDIR=str(tmp or out.parent))
+    return subprocess.run([sys.executable, "-m", "grader", "grade", str(klass), "--out", str(out), "--jobs", "2",
+                           "--timeout", "10", "--isolation", isolation],
+                          capture_output=True, text=True, timeout=900, env=env)
+
+
+@pytest.fixture(scope="module")
+def walled_class(tmp_path_factory):
+    base = tmp_path_factory.mktemp("walls")
+    klass = base / "class"
+    for name, (cell, _) in ROUTES.items():
+        write_learner(klass / name, [cell, GOOD_ONE_HOT])
+    write_learner(klass / "relay", [RELAY_EMBED, RELAY_ONE_HOT])
+    write_learner(klass / "everything", [UNHOOK + "\n".join(
+        f"def attack_{n}(wte, wpe, idx):\n" + "\n".join("    " + ln for ln in c.split("def embed(wte, wpe, idx):\n", 1)[1]
+                                                          .splitlines())
+        for n, (c, _) in ROUTES.items()) + "\ndef embed(wte, wpe, idx):\n    for f in list(globals()):\n"
+        "        if f.startswith('attack_'):\n            try:\n                globals()[f](wte, wpe, idx)\n"
+        "            except RuntimeError:\n                pass\n    return wte[idx]", GOOD_ONE_HOT])
+    for i in range(4):
+        write_learner(klass / f"correct_{i}", [GOOD_EMBED, GOOD_ONE_HOT])
+    out = base / "out"
+    started = time.time()
+    proc = run_grader(klass, out, tmp=base)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return {"out": out, "base": base, "started": started,
+            "rows": {r["submission"]: r for r in csv.DictReader((out / "gradebook.csv").open())},
+            "report": {s["name"]: s for s in json.loads((out / "report.json").read_text())["submissions"]}}
+
+
+def reported(graded, name) -> dict:
+    verdict = next(v for v in graded["report"][name]["verdicts"] if v["exercise"] == "embed")
+    found = re.search(r"report ((?:\w+=\w+ ?)+)", verdict["message"])
+    assert found, verdict["message"]
+    return dict(pair.split("=") for pair in found.group(1).split())
+
+
+@WALLS
+@pytest.mark.parametrize("name", sorted(ROUTES))
+def test_route_is_walled_in(walled_class, name):
+    allowed = ROUTES[name][1]
+    outcomes = reported(walled_class, name)
+    assert set(outcomes) == set(allowed)
+    for what, result in outcomes.items():
+        assert result in allowed[what], f"{name}: {what} -> {result}"
+    row = walled_class["rows"][name]
+    assert row["embed"] == "0" and row["one_hot_embed"] == "1"
+
+
+@WALLS
+def test_classmates_keep_full_marks_and_rows(walled_class):
+    rows = walled_class["rows"]
+    assert len(rows) == len(ROUTES) + 2 + 4
+    for i in range(4):
+        assert (rows[f"correct_{i}"]["total"], rows[f"correct_{i}"]["problem"]) == ("2", "")
+
+
+@WALLS
+def test_exercises_of_one_learner_share_nothing_writable(walled_class):
+    row = walled_class["rows"]["relay"]
+    assert (row["embed"], row["one_hot_embed"]) == ("1", "1"), walled_class["report"]["relay"]
+
+
+@WALLS
+def test_every_route_at_once_is_contained(walled_class):
+    row = walled_class["rows"]["everything"]
+    assert row["one_hot_embed"] == "1" and row["embed"] == "0"
+
+
+@WALLS
+def test_nothing_on_the_machine_changed(walled_class):
+    out, base = walled_class["out"], walled_class["base"]
+    before = {p: p.read_bytes() for p in (out / "gradebook.csv", out / "report.json")}
+    time.sleep(4)  # longer than the daemon's wait: nothing a learner started may still act
+    assert {p: p.read_bytes() for p in before} == before
+    assert not os.path.exists(os.path.join(SITE, PLANTED))
+    leftovers = subprocess.run(["pgrep", "-f", str(base)], capture_output=True, text=True).stdout
+    assert leftovers.strip() == ""
+    assert not any(p.name.startswith("gpt2-grading-") for p in base.iterdir())  # the workspace is gone
+
+
+def test_unhook_really_disables_the_hook(tmp_path):
+    """Under --isolation python the hook is all there is: the unhooked attacker reads a file
+    the hook would refuse. So the reports above measure the walls, not the hook."""
+    klass = tmp_path / "class"
+    write_learner(klass / "eve", [attacker("report(read=attempt(lambda: open('/etc/hostname').read()))"),
+                                  GOOD_ONE_HOT])
+    proc = run_grader(klass, tmp_path / "out", isolation="python")
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    report = json.loads((tmp_path / "out" / "report.json").read_text())["submissions"][0]
+    assert "report read=ok" in report["verdicts"][0]["message"]
