@@ -198,6 +198,51 @@ RELAY_ONE_HOT = '''def one_hot_embed(wte, idx):
     return np.eye(wte.shape[0], dtype=wte.dtype)[idx] @ wte'''
 
 
+# A composite exercise's earlier pieces are answered from outside: the child holds no reference
+# code. The attacker scans its own memory for text of the reference pieces. The needles are in
+# its memory too (it holds them to search), so each is counted against a control built the same
+# way that exists nowhere else: more copies than the control's means the text is really there.
+# Its own marker (a constant of its cell, present once more than its control) shows the scan works.
+SECRETS_BLOCK = UNHOOK + '''SELF = "selfmarker7f3a"
+def needles(*texts):
+    return ["".join(reversed(t)) for t in texts]  # built at run time: no constant holds them
+def scan(needles):
+    import ctypes
+    ctypes.CDLL(None).prctl(4, 1, 0, 0, 0)  # PR_SET_DUMPABLE: its own memory becomes readable to it
+    wanted = [n.encode() for n in needles]
+    counts = [0] * len(wanted)
+    for line in open("/proc/self/maps"):
+        parts = line.split()
+        if "r" not in parts[1] or (len(parts) > 5 and parts[5] in ("[vvar]", "[vsyscall]")):
+            continue
+        start, end = (int(x, 16) for x in parts[0].split("-"))
+        try:
+            with open("/proc/self/mem", "rb") as mem:
+                mem.seek(start)
+                chunk = mem.read(end - start)
+        except (OSError, OverflowError, ValueError):
+            continue
+        for i, w in enumerate(wanted):
+            counts[i] += chunk.count(w)
+        del chunk
+    return counts
+def block(x, params, layer, n_head):
+    unhook()
+    import gc, inspect
+    secret = needles(")k ,q(sthgiew_noitnetta", "o_w @ )y(sdaeh_egrem")
+    control = needles(")q ,k(sthgiew_noitnetta", "o_w @ )x(sdaeh_egrem")
+    mine = needles("a3f7rekramfles", "a3f7rekramflez")
+    c = scan(secret + control + mine)
+    found = c[0] > c[2] or c[1] > c[3]
+    code = any(getattr(getattr(f, "__code__", None), "co_filename", "") == "<reference pieces>"
+               for f in gc.get_objects() if callable(f))
+    source = inspect.getsource(layer_norm)  # the harness's proxy: the call goes out, no arithmetic here
+    report(memory="found" if found else "absent", pieces_code="found" if code else "absent",
+           own_marker="found" if c[4] > c[5] else "absent",
+           layer_norm="proxy" if "ANSWER_FD" in source and "mean" not in source else "reference")
+'''
+
+
 def write_learner(folder, cells, lesson="01_embeddings"):
     folder.mkdir(parents=True)
     nb = notebook([code("import numpy as np"), *[code(c) for c in cells]], lesson=lesson)
@@ -226,6 +271,11 @@ def walled_class(tmp_path_factory):
         "            except RuntimeError:\n                pass\n    return wte[idx]", GOOD_ONE_HOT])
     for i in range(4):
         write_learner(klass / f"correct_{i}", [GOOD_EMBED, GOOD_ONE_HOT])
+    solution_cells = [c for c in nbformat.read(ROOT / "solutions" / "03_mlp_block_exercises.ipynb", 4).cells
+                      if "exercise" in c.metadata.get("tags", [])]
+    gelu, mlp = (c.source for c in solution_cells[:2])
+    write_learner(klass / "secrets", ["import math", gelu, mlp, SECRETS_BLOCK], lesson="03_mlp_block")
+    write_learner(klass / "correct_blocks", ["import math", *[c.source for c in solution_cells]], lesson="03_mlp_block")
     out = base / "out"
     started = time.time()
     proc = run_grader(klass, out, tmp=base)
@@ -257,9 +307,21 @@ def test_route_is_walled_in(walled_class, name):
 @WALLS
 def test_classmates_keep_full_marks_and_rows(walled_class):
     rows = walled_class["rows"]
-    assert len(rows) == len(ROUTES) + 2 + 4
+    assert len(rows) == len(ROUTES) + 2 + 4 + 2
     for i in range(4):
-        assert (rows[f"correct_{i}"]["total"], rows[f"correct_{i}"]["problem"]) == ("2", "")
+        assert (rows[f"correct_{i}"]["embed"], rows[f"correct_{i}"]["one_hot_embed"]) == ("1", "1")
+        assert rows[f"correct_{i}"]["problem"] == ""
+    blocks = rows["correct_blocks"]
+    assert (blocks["gelu_tanh"], blocks["mlp"], blocks["block"]) == ("1", "1", "1")
+
+
+@WALLS
+def test_no_reference_code_in_a_composite_exercise_s_process(walled_class):
+    verdict = next(v for v in walled_class["report"]["secrets"]["verdicts"] if v["exercise"] == "block")
+    found = dict(pair.split("=") for pair in re.search(r"report ((?:\w+=\w+ ?)+)", verdict["message"]).group(1).split())
+    assert found == {"memory": "absent", "pieces_code": "absent", "own_marker": "found", "layer_norm": "proxy"}
+    row = walled_class["rows"]["secrets"]
+    assert (row["gelu_tanh"], row["mlp"], row["block"]) == ("1", "1", "0")
 
 
 @WALLS
