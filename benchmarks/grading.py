@@ -9,7 +9,9 @@ then, side by side in one run on this machine:
 * the same notebooks executed top to bottom with nbclient, J at a time.
 
 Prints complete submissions per minute, the peak memory of the grader, and the
-ratio to nbclient. Targets (issue 8): >= 60 submissions per minute and >= 5x.
+ratio to nbclient. Targets (issues 8 and 18), under the default isolation (namespaces: the
+walls of grader/batch/isolation.py): >= 60 submissions per minute and >= 10x nbclient;
+--isolation python (no boundary) is measured beside it for reference.
 
 Run: .venv/bin/python benchmarks/grading.py [--learners 30] [--jobs 2]   (writes its section of docs/benchmarks.md)
 """
@@ -33,7 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 RATE_TARGET = 60     # submissions per minute, at least
-SPEEDUP_TARGET = 5   # times nbclient's rate, at least
+SPEEDUP_TARGET = 10  # times nbclient's rate, at least (issue 18)
 PROFILE_LEARNERS = 10  # the smaller class graded again, lesson by lesson, when a target is missed
 
 
@@ -170,7 +172,7 @@ def main(argv=None) -> None:
     args = parser.parse_args(argv)
     from grader.batch.isolation import namespaces_problem
 
-    modes = ["python"] + (["namespaces"] if namespaces_problem() is None else [])
+    modes = (["namespaces"] if namespaces_problem() is None else []) + ["python"]
     info = _report.machine()
     print(_report.machine_line(info))
     with tempfile.TemporaryDirectory() as tmp:
@@ -189,7 +191,7 @@ def main(argv=None) -> None:
         shutil.rmtree(klass, ignore_errors=True)
         slowest = max(results, key=lambda mode: results[mode][0])
         missed = any(60 * args.learners / seconds < RATE_TARGET or baseline / seconds < SPEEDUP_TARGET
-                     for seconds, _ in results.values())
+                     for mode, (seconds, _) in results.items() if mode == "namespaces")
         profile_md = profile_grading(Path(tmp), slowest, args.jobs) if missed or args.profile else ""
     record(results, (baseline, baseline_kib), args, lessons, modes, info, profile_md)
 
@@ -206,8 +208,10 @@ def record(results: dict, nbclient: tuple[float, int], args, lessons: int, modes
         rate = 60 * args.learners / seconds
         table.append(f"| `grader grade --isolation {mode}` | {seconds:.1f} | {rate:.1f} | {peak_kib / 1024:.0f} "
                      f"| {baseline / seconds:.1f} |")
-        targets += [_report.Target(f"--isolation {mode}: submissions/min", rate, RATE_TARGET, "higher", "/min"),
-                    _report.Target(f"--isolation {mode}: x nbclient", baseline / seconds, SPEEDUP_TARGET, "higher")]
+        if mode == "namespaces":  # the targets are the default's; python is no boundary, shown for reference
+            targets += [_report.Target(f"--isolation {mode}: submissions/min", rate, RATE_TARGET, "higher", "/min"),
+                        _report.Target(f"--isolation {mode}: x nbclient", baseline / seconds, SPEEDUP_TARGET,
+                                       "higher")]
     skipped = "" if "namespaces" in modes else " (namespaces unavailable here: bubblewrap missing or refused)"
     body = (f"A class of {args.learners} learners, each submitting {lessons} solved exercise notebooks (every "
             f"lesson with exercises; every fifth learner with a classic mistake in `embed`), graded with "

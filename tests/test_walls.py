@@ -243,6 +243,35 @@ def block(x, params, layer, n_head):
 '''
 
 
+def lookup_cell() -> str:
+    """An embed that answers the public examples from a table of their answers (the student
+    edition ships them) and computes nothing: the batch gives it no points."""
+    from grader.judging import registry
+
+    exercise, table = registry.get("embed"), {}
+    for case in exercise.cases(hidden=False):
+        if not case.raises:
+            answer = exercise.reference(**case.args)
+            table[case.args["idx"].tobytes().hex() + str(case.args["wte"].shape)] = (answer.tolist(), str(answer.dtype))
+    return (f"TABLE = {table!r}\ndef embed(wte, wpe, idx):\n    key = idx.tobytes().hex() + str(wte.shape)\n"
+            "    if key in TABLE:\n        return np.array(TABLE[key][0], dtype=TABLE[key][1])\n"
+            "    return np.zeros(idx.shape + (wte.shape[1],), wte.dtype)\n")
+
+
+# A class that derives from every error type, with a message holding every number and keyword
+# a case might look for; and a plain ValueError naming the case's numbers, raised on every input.
+UNIVERSAL = '''class Universal(ValueError, TypeError, IndexError, KeyError, RuntimeError):
+    pass
+BAG = "sequence length block size exceeds wpe positions tokens " + " ".join(map(str, range(4096)))
+def embed(wte, wpe, idx):
+    raise Universal(BAG)
+def one_hot_embed(wte, idx):
+    raise Universal(BAG)'''
+ALWAYS_RAISES = '''def embed(wte, wpe, idx):
+    raise ValueError(f"sequence length {idx.shape[-1]} exceeds the block size {wpe.shape[0]}")'''
+CREDIT = {"lookup": [lookup_cell(), GOOD_ONE_HOT], "universal": [UNIVERSAL], "always_raises": [ALWAYS_RAISES, GOOD_ONE_HOT]}
+
+
 def write_learner(folder, cells, lesson="01_embeddings"):
     folder.mkdir(parents=True)
     nb = notebook([code("import numpy as np"), *[code(c) for c in cells]], lesson=lesson)
@@ -271,6 +300,8 @@ def walled_class(tmp_path_factory):
         "            except RuntimeError:\n                pass\n    return wte[idx]", GOOD_ONE_HOT])
     for i in range(4):
         write_learner(klass / f"correct_{i}", [GOOD_EMBED, GOOD_ONE_HOT])
+    for name, cells in CREDIT.items():
+        write_learner(klass / name, cells)
     solution_cells = [c for c in nbformat.read(ROOT / "solutions" / "03_mlp_block_exercises.ipynb", 4).cells
                       if "exercise" in c.metadata.get("tags", [])]
     gelu, mlp = (c.source for c in solution_cells[:2])
@@ -307,7 +338,7 @@ def test_route_is_walled_in(walled_class, name):
 @WALLS
 def test_classmates_keep_full_marks_and_rows(walled_class):
     rows = walled_class["rows"]
-    assert len(rows) == len(ROUTES) + 2 + 4 + 2
+    assert len(rows) == len(ROUTES) + 2 + 4 + 2 + len(CREDIT)
     for i in range(4):
         assert (rows[f"correct_{i}"]["embed"], rows[f"correct_{i}"]["one_hot_embed"]) == ("1", "1")
         assert rows[f"correct_{i}"]["problem"] == ""
@@ -358,3 +389,18 @@ def test_unhook_really_disables_the_hook(tmp_path):
     assert proc.returncode == 0, proc.stderr[-2000:]
     report = json.loads((tmp_path / "out" / "report.json").read_text())["submissions"][0]
     assert "report read=ok" in report["verdicts"][0]["message"]
+
+
+@WALLS
+def test_no_points_without_computation(walled_class):
+    rows, report = walled_class["rows"], walled_class["report"]
+    assert rows["lookup"]["embed"] == "0"
+    lookup = next(v for v in report["lookup"]["verdicts"] if v["exercise"] == "embed")
+    assert lookup["passed"] >= 3  # the public examples it looked up: they pass, and count for nothing
+    assert (rows["universal"]["embed"], rows["universal"]["one_hot_embed"]) == ("0", "0")
+    universal = next(v for v in report["universal"]["verdicts"] if v["exercise"] == "embed")
+    assert "a subclass; raise ValueError itself" in universal["message"] or \
+        any("a subclass" in f for f in universal["failures"])
+    assert rows["always_raises"]["embed"] == "0"
+    always = next(v for v in report["always_raises"]["verdicts"] if v["exercise"] == "embed")
+    assert 0 < always["passed"] < always["total"]  # its raise cases pass, beside no computed answer

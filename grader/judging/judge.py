@@ -187,7 +187,12 @@ def judge(exercise: Exercise, cases: list[Case], answers: list, expected: list,
 
 
 def _points(points: float, cases, failed: set[int], hidden_only: bool) -> float:
+    """Per-case credit. In the batch (``hidden_only``) the public examples do not count, and
+    the cases that must raise count only beside a computed answer: a function that raises on
+    every input has checked nothing."""
     counted = [i for i, c in enumerate(cases) if not (hidden_only and c.public)]
+    if hidden_only and not any(i not in failed for i in counted if not cases[i].raises):
+        counted = [i for i in counted if not cases[i].raises]
     if not counted:
         return 0.0
     return round(points * sum(i not in failed for i in counted) / len(counted), 4)

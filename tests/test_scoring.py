@@ -1,0 +1,63 @@
+"""Credit only for computation (issue 18): what the batch's points count, and what a case
+that must raise needs."""
+import numpy as np
+
+from grader.judging import registry
+from grader.judging.judge import MAX_RAISE_MESSAGE, judge, reference_answers
+from grader.judging.outcomes import Raised
+
+EMBED = registry.get("embed")
+CASES = EMBED.cases(hidden=True)
+EXPECTED = reference_answers(EMBED, CASES)
+
+
+def _answers(public, hidden):
+    return [public(i, c) if c.public else hidden(i, c) for i, c in enumerate(CASES)]
+
+
+def right(i, case):
+    return EXPECTED[i]
+
+
+def wrong(i, case):
+    return np.zeros(1)
+
+
+def test_public_examples_count_in_check_but_not_in_the_batch():
+    answers = _answers(right, wrong)  # the public answers ship with the student edition
+    assert judge(EMBED, CASES, answers, EXPECTED).points > 0
+    assert judge(EMBED, CASES, answers, EXPECTED, hidden_only=True).points == 0
+
+
+def test_the_batch_counts_each_hidden_case():
+    hidden = [i for i, c in enumerate(CASES) if not c.public and not c.raises]
+    first = hidden[0]
+    answers = _answers(wrong, lambda i, c: wrong(i, c) if i == first else EXPECTED[i])
+    n_hidden = sum(not c.public for c in CASES)
+    points = judge(EMBED, CASES, answers, EXPECTED, hidden_only=True).points
+    assert points == round(EMBED.points * (n_hidden - 1) / n_hidden, 4)
+
+
+def raise_everywhere(message, type_name="ValueError", bases=("ValueError", "Exception")):
+    return lambda i, case: Raised(type_name, bases + ("BaseException", "object"), message)
+
+
+def test_raising_on_every_input_earns_nothing():
+    assert any(c.raises and not c.public for c in CASES)
+    numbers = "sequence length 1025 exceeds the block size 1024 " + " ".join(map(str, range(64)))
+    answers = _answers(raise_everywhere(numbers), raise_everywhere(numbers))
+    assert judge(EMBED, CASES, answers, EXPECTED, hidden_only=True).points == 0
+
+
+def test_a_case_that_must_raise_wants_the_named_type_itself_and_a_sentence():
+    from grader.judging.judge import case_mismatch
+
+    i, case = next((i, c) for i, c in enumerate(CASES) if c.raises)
+    T, block = case.args["idx"].shape[-1], case.args["wpe"].shape[0]
+    base_message = f"sequence length {T} exceeds the block size {block}"
+    good = Raised("ValueError", ("ValueError", "Exception", "BaseException", "object"), base_message)
+    assert case_mismatch(good, EXPECTED[i], case, 1e-8) is None
+    sub = Raised("Universal", ("Universal", "ValueError", "TypeError", "IndexError", "Exception"), base_message)
+    assert "a subclass; raise ValueError itself" in case_mismatch(sub, EXPECTED[i], case, 1e-8)
+    bag = Raised("ValueError", good.bases, base_message + " " + "x" * MAX_RAISE_MESSAGE)
+    assert "at most" in case_mismatch(bag, EXPECTED[i], case, 1e-8)
