@@ -530,7 +530,9 @@ def test_batch_grader_agrees_with_check(batch_report, name, exercise, source, na
     fn = learner(exercise, source)
     here, there = evaluate(fn), batch_report[name][exercise]
     assert there["points"] < 1 and there["status"] in ("failed", "broken")
-    assert (there["points"], there["mistakes"]) == (here.points, here.mistakes)
+    # the same cases pass and the same mistake is named; the points differ by design (the
+    # batch counts the hidden cases only: the public answers ship with the student edition)
+    assert (there["passed"], there["total"], there["mistakes"]) == (here.passed, here.total, here.mistakes)
     if names is not None:
         assert there["mistakes"] == names
     else:

@@ -404,3 +404,20 @@ def test_no_points_without_computation(walled_class):
     assert rows["always_raises"]["embed"] == "0"
     always = next(v for v in report["always_raises"]["verdicts"] if v["exercise"] == "embed")
     assert 0 < always["passed"] < always["total"]  # its raise cases pass, beside no computed answer
+
+
+@WALLS
+def test_the_memory_limit_is_what_stops_a_bomb(tmp_path):
+    """With --memory-mb 256, 400 MB of ones is refused while 40 MB is not: the limit, not the
+    machine, stops the first."""
+    klass = tmp_path / "class"
+    body = "def embed(wte, wpe, idx):\n    x = np.ones({n} * 2**20 // 8)\n    return wte[idx] + x[:1]\n"
+    write_learner(klass / "bomb", [body.format(n=400), GOOD_ONE_HOT])
+    write_learner(klass / "small", [body.format(n=40), GOOD_ONE_HOT])
+    env = dict(os.environ, TMPDIR=str(tmp_path))
+    proc = subprocess.run([sys.executable, "-m", "grader", "grade", str(klass), "--out", str(tmp_path / "out"),
+                           "--memory-mb", "256"], capture_output=True, text=True, timeout=600, env=env)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    report = {s["name"]: s["verdicts"][0] for s in json.loads((tmp_path / "out" / "report.json").read_text())["submissions"]}
+    assert "ran out of memory" in report["bomb"]["message"]
+    assert "memory" not in report["small"]["message"] and "values differ" in report["small"]["message"]
