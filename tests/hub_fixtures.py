@@ -172,3 +172,24 @@ def hf_logits(folder: Path, idx: np.ndarray, dtype) -> np.ndarray:
     model = GPT2LMHeadModel.from_pretrained(folder, local_files_only=True).to(dtype).eval()
     with torch.no_grad():
         return model(torch.from_numpy(idx)).logits.numpy()
+
+
+def run_lesson(path: Path, cache: Path, monkeypatch, sha256: str | None = None, until: str | None = None) -> dict:
+    """The lesson in a fresh kernel whose Hugging Face cache is ``cache``, offline, up to the cell
+    ``until`` (all by default); ``sha256`` replaces the pinned digest (the file's own, for a
+    GPT-2-shaped file of random numbers). Returns {cell id: everything the cell printed}."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    for key in ("GPT2COURSE_DOWNLOAD", "HF_ENDPOINT"):
+        monkeypatch.delenv(key, raising=False)
+    for key, value in {"HF_HUB_CACHE": cache, "HF_HOME": cache.parent / "hf-home", "HF_HUB_OFFLINE": 1,
+                       "HF_HUB_DISABLE_TELEMETRY": 1}.items():
+        monkeypatch.setenv(key, str(value))  # the kernel inherits them
+    nb = nbformat.read(path, as_version=4)
+    ids = [c.id for c in nb.cells]
+    nb.cells = nb.cells[:ids.index(until) + 1] if until else nb.cells
+    if sha256:
+        nb.cells.insert(0, nbformat.v4.new_code_cell(f"import gpt2course.weights\ngpt2course.weights.SHA256 = {sha256!r}"))
+    NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}).execute()
+    return {c.id: "".join(o.get("text", "") for o in c.outputs) for c in nb.cells if c.cell_type == "code"}
