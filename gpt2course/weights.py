@@ -92,23 +92,32 @@ def _from_hub(cache_dir, download: bool, dtype) -> tuple[Weights | None, str]:
         return None, "GPT-2's weights were not found: huggingface_hub is not installed"
     cached = _cached(hf_hub_download, cache_dir)
     if cached:
-        repo, path = cached
-        try:
-            return _hub_weights(path, dtype, f"the Hugging Face cache ({repo}, {path})"), ""
-        except ChecksumError as error:
-            if not download or constants.HF_HUB_OFFLINE:
-                return None, f"GPT-2's cached weights were not used: {error}; `{FIX}` deletes it and downloads it again"
-            _delete(path)  # asked to download: the bad copy goes, a good one comes
+        found, why = _from_cache(*cached, dtype)
+        if found or not download or constants.HF_HUB_OFFLINE:
+            return found, why
+        _delete(cached[1])  # asked to download: the bad copy goes, a good one comes
     elif not download:
         return None, ("GPT-2's weights were not found: they are not in the Hugging Face cache and downloading "
                       f"is off (pass download=True or set {DOWNLOAD_ENV}=1)")
     if constants.HF_HUB_OFFLINE:
         return None, "GPT-2's weights were not found: they are not cached and HF_HUB_OFFLINE=1 forbids downloading them"
+    return _download(hf_hub_download, cache_dir, dtype)
+
+
+def _from_cache(repo: str, path: str, dtype) -> tuple[Weights | None, str]:
+    try:
+        return _hub_weights(path, dtype, f"the Hugging Face cache ({repo}, {path})"), ""
+    except ChecksumError as error:
+        return None, f"GPT-2's cached weights were not used: {error}; `{FIX}` deletes it and downloads it again"
+
+
+def _download(hf_hub_download, cache_dir, dtype) -> tuple[Weights | None, str]:
     try:
         path = hf_hub_download(REPO_ID, WEIGHTS_FILE, cache_dir=cache_dir)
         hf_hub_download(REPO_ID, "config.json", cache_dir=cache_dir)
     except Exception as error:  # the Hub client raises its own, httpx's or OS errors, by version
-        return None, f"GPT-2's weights were not found: downloading {REPO_ID} failed ({type(error).__name__}: {str(error)[:200]})"
+        return None, (f"GPT-2's weights were not found: downloading {REPO_ID} failed "
+                      f"({type(error).__name__}: {str(error)[:200]})")
     try:
         return _hub_weights(path, dtype, f"a download of {REPO_ID} ({path})"), ""
     except ChecksumError as error:
