@@ -98,7 +98,7 @@ def _from_hub(cache_dir, download: bool, dtype) -> tuple[Weights | None, str]:
         _delete(cached[1])  # asked to download: the bad copy goes, a good one comes
     elif not download:
         return None, ("GPT-2's weights were not found: they are not in the Hugging Face cache and downloading "
-                      f"is off (pass download=True or set {DOWNLOAD_ENV}=1)")
+                      f"is off (`{FIX}` fetches them once, as does download=True or {DOWNLOAD_ENV}=1)")
     if constants.HF_HUB_OFFLINE:
         return None, "GPT-2's weights were not found: they are not cached and HF_HUB_OFFLINE=1 forbids downloading them"
     return _download(hf_hub_download, cache_dir, dtype)
