@@ -3,9 +3,10 @@
 openai-community/gpt2 (commit 607a30d7) as the Hub serves it: model.safetensors with keys
 without `transformer.` (wte.weight, wpe.weight, h.0.ln_1.weight, ..., ln_f.bias), no
 lm_head.weight (the head is tied), one float32 (1, 1, n_ctx, n_ctx) lower-triangular
-h.N.attn.bias per layer and metadata {"format": "pt"}; pytorch_model.bin, a pre-zip torch.save
-as in 2020, also with h.N.attn.masked_bias; config.json with the Hub's fields; the cache
-huggingface_hub keeps (blobs named by ETag, snapshots as relative links, refs/main).
+h.N.attn.bias per layer and metadata {"format": "pt"}; pytorch_model.bin (torch.save's pre-zip
+format by default, as before PyTorch 1.6) also with h.N.attn.masked_bias; config.json with the
+Hub's fields; the cache huggingface_hub keeps (blobs named by ETag, snapshots as relative links,
+refs/main).
 tests/loopback_hub.py serves the same files as the Hub does.
 """
 from __future__ import annotations
@@ -71,7 +72,7 @@ def write_safetensors(path: Path, tensors: dict) -> Path:
     return path
 
 
-def write_bin(path: Path, tensors: dict) -> Path:
+def write_bin(path: Path, tensors: dict, zipped: bool = False) -> Path:
     import torch
 
     state = {}
@@ -79,7 +80,7 @@ def write_bin(path: Path, tensors: dict) -> Path:
         state[name] = torch.from_numpy(value)
         if name.endswith(".attn.bias"):  # older transformers kept the mask's fill value as a buffer too
             state[name.replace(".attn.bias", ".attn.masked_bias")] = torch.tensor(-1e4)
-    torch.save(state, path, _use_new_zipfile_serialization=False)
+    torch.save(state, path, _use_new_zipfile_serialization=zipped)
     return path
 
 

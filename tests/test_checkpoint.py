@@ -45,7 +45,8 @@ def test_files_are_told_apart_by_their_bytes(tmp_path):
     tensors = hub_tensors(TINY)
     snapshot = hub_cache(tmp_path / "cache", {"model.safetensors": write_safetensors(tmp_path / "a", tensors)})
     write_bin(tmp_path / "model.pt", tensors)
-    for path in ((snapshot / "model.safetensors").resolve(), tmp_path / "model.pt"):
+    write_bin(tmp_path / "zipped.bin", tensors, zipped=True)
+    for path in ((snapshot / "model.safetensors").resolve(), tmp_path / "model.pt", tmp_path / "zipped.bin"):
         found = checkpoint.read(path)
         assert found.path == path and found.config is None
         np.testing.assert_array_equal(np.asarray(found.tensors["h.1.mlp.c_proj.weight"]), tensors["h.1.mlp.c_proj.weight"])
