@@ -31,9 +31,9 @@ MAX_ZIP_DEPTH = 3                 # a zip in a zip in a zip; deeper ones are not
 # What damaged, encrypted or oddly compressed zips raise: a learner's problem, never a crash.
 ZIP_ERRORS = (zipfile.BadZipFile, OSError, EOFError, RuntimeError, NotImplementedError, ValueError,
               zlib.error)
-_JUNK = {"__MACOSX": "macOS metadata (__MACOSX)", ".ipynb_checkpoints": "a Jupyter checkpoint copy"}
+_JUNK = {"__MACOSX": "macOS metadata (__MACOSX)", ".ipynb_checkpoints": "Jupyter's checkpoint copies"}
 _SYSTEM_FILES = {"thumbs.db", "desktop.ini", ".ds_store"}
-SYSTEM_REASONS = {*_JUNK.values(), "a system file", "a hidden file"}  # what junk() says
+SYSTEM_REASONS = {*_JUNK.values(), "a system file", "hidden (its name starts with '.')"}  # junk()'s words
 
 
 class ZipRefused(ValueError):
@@ -61,14 +61,15 @@ def is_zip(name: str) -> bool:
 
 
 def junk(parts: tuple[str, ...]) -> str | None:
-    """Why a path is the system's, not the learner's: skipped without a word to the learner."""
+    """Why a path (a file or a folder) is the system's, not the learner's work: skipped
+    (listed in report.json) without a word to the learner."""
     for part in parts:
         if part in _JUNK:
             return _JUNK[part]
     if parts and parts[-1].lower() in _SYSTEM_FILES:
         return "a system file"
     if any(p.startswith(".") for p in parts):
-        return "a hidden file"
+        return "hidden (its name starts with '.')"
     return None
 
 
@@ -100,7 +101,10 @@ def folder_files(folder: Path) -> list[File]:
         rel = Path(root).relative_to(folder).parts
         dirs.sort()
         for d in list(dirs):
-            if os.path.islink(os.path.join(root, d)):
+            if junk(rel + (d,)):  # listed once, never walked (a .git or .venv holds thousands)
+                out.append(File(rel + (d,)))
+                dirs.remove(d)
+            elif os.path.islink(os.path.join(root, d)):
                 out.append(File(rel + (d,), "refused", problem="a link (links are not followed)"))
                 dirs.remove(d)
             else:
@@ -111,13 +115,16 @@ def folder_files(folder: Path) -> list[File]:
 
 
 def disk_file(path: Path, parts: tuple[str, ...]) -> list[File]:
-    mode = os.lstat(path).st_mode
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError as exc:  # gone or unreadable since it was listed
+        return [File(parts, "refused", problem=f"could not be read ({exc.strerror})")]
+    if junk(parts):
+        return [File(parts)]
     if stat.S_ISLNK(mode):
         return [File(parts, "refused", problem="a link (links are not followed)")]
     if not stat.S_ISREG(mode):
         return [File(parts, "refused", problem="not a regular file")]
-    if junk(parts):
-        return [File(parts)]
     if is_zip(parts[-1]):
         return zip_files(path, parts, _Budget(), 1)
     if is_notebook(parts[-1]):
