@@ -8,15 +8,12 @@ is the very tensor of transformer.wte.weight.
 """
 from __future__ import annotations
 
-import json
-import math
-from pathlib import Path
-
+import numpy as np
 import torch
 import torch.nn.functional as F
 from torch import nn
 
-from . import loading
+from . import checkpoint, loading
 from .config import GPTConfig
 
 LN_EPS = 1e-5
@@ -161,16 +158,16 @@ class GPT(nn.Module):
         return model.load_arrays(loading.module_arrays_from_params(params, model.parameter_arrays()))
 
     @classmethod
-    def from_pretrained(cls, source, config: GPTConfig | None = None, dtype=torch.float32) -> "GPT":
-        """Load a Hugging Face GPT-2 checkpoint: a save_pretrained folder (config.json +
-        model.safetensors), a .safetensors file, or a state dict. Without config.json
-        or ``config``, the sizes are read off the tensors (n_head must then be given)."""
-        state_dict, found = _read_checkpoint(source)
-        config = config or found
-        if config is None:
-            raise ValueError("no config.json next to the weights: pass config=GPTConfig(...)")
-        model = cls(config).to(dtype)
-        return model.load_arrays(loading.module_arrays_from_state_dict(model.parameter_arrays(), state_dict))
+    def from_pretrained(cls, source, config: GPTConfig | None = None, dtype=None) -> "GPT":
+        """GPT-2's weights in any form ``checkpoint.read`` takes: a Hub snapshot or save_pretrained
+        folder (config.json + model.safetensors or pytorch_model.bin), a bare .safetensors or .bin,
+        or a state dict; with or without the ``transformer.`` prefix, the mask buffers and
+        lm_head.weight. The sizes: ``config``, else the folder's config.json, else read off the
+        tensors (n_head from GPT-2's known sizes). ``dtype``: the checkpoint's own by default."""
+        found = checkpoint.read(source)
+        model = cls(checkpoint.config_of(found, config)).to(dtype or _dtype_of(found.tensors))
+        tensors = checkpoint.module_names(found.tensors)
+        return model.load_arrays(loading.module_arrays_from_state_dict(model.parameter_arrays(), tensors))
 
     @torch.no_grad()
     def generate(self, idx, n_new: int):
@@ -181,30 +178,9 @@ class GPT(nn.Module):
         return idx
 
 
-def _read_checkpoint(source) -> tuple[dict, GPTConfig | None]:
-    if isinstance(source, dict):
-        return source, None
-    path = Path(source)
-    if path.is_dir():
-        config = _hf_config(path / "config.json") if (path / "config.json").exists() else None
-        path = path / "model.safetensors"
-    else:
-        config = None
-    if not path.exists():
-        raise FileNotFoundError(f"no checkpoint at {path} (expected a save_pretrained folder with "
-                                "model.safetensors, a .safetensors file, or a state dict)")
-    from safetensors.torch import load_file
-
-    return load_file(str(path)), config
-
-
-def _hf_config(path: Path) -> GPTConfig:
-    """Hugging Face's GPT2Config names: n_positions is the block size."""
-    c = json.loads(path.read_text())
-    for key in ("layer_norm_epsilon",):
-        if not math.isclose(c.get(key, LN_EPS), LN_EPS):
-            raise ValueError(f"{key} is {c[key]}, but this model uses {LN_EPS}")
-    if c.get("activation_function", "gelu_new") != "gelu_new":
-        raise ValueError(f"activation_function is {c['activation_function']!r}; GPT-2 uses 'gelu_new' (tanh GELU)")
-    return GPTConfig(vocab_size=c["vocab_size"], block_size=c["n_positions"], n_layer=c["n_layer"],
-                     n_embd=c["n_embd"], n_head=c["n_head"])
+def _dtype_of(tensors: dict) -> torch.dtype:
+    """The token table's dtype (float32 when there is none: the missing key is reported next)."""
+    wte = next((v for k, v in tensors.items() if k.removeprefix("transformer.") == "wte.weight"), None)
+    if wte is None:
+        return torch.float32
+    return wte.dtype if isinstance(wte, torch.Tensor) else torch.from_numpy(np.empty(0, np.asarray(wte).dtype)).dtype

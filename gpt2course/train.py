@@ -17,8 +17,9 @@ loss).
 
 On CUDA (and only there) the loop also uses bfloat16 autocast, torch.compile,
 the fused AdamW kernel, a vocabulary padded to a multiple of 64, TF32, and
-reports tokens/s and MFU (model FLOPs utilisation). On the CPU it stays plain
-float32 eager PyTorch.
+reports tokens/s, and MFU (model FLOPs utilisation) where it knows the peak: a
+GPU part listed in PEAK_BF16_TFLOPS, or --peak-tflops. On the CPU it stays
+plain float32 eager PyTorch.
 
 Checkpoint (``out_dir``): ``model.safetensors`` (the weights, each tensor once:
 the head is tied to transformer.wte.weight), ``config.json`` (model and
@@ -32,6 +33,7 @@ import contextlib
 import json
 import math
 import os
+import re
 import sys
 import time
 from dataclasses import asdict, dataclass, field, fields
@@ -155,11 +157,23 @@ def rank_slice(x: np.ndarray, rank: int, batch_size: int) -> np.ndarray:
 
 def flops_per_token(config: GPTConfig, n_params: int) -> float:
     """Training FLOPs per token: 6 per weight (forward 2, backward 4) plus attention's
-    QK^T and AV, 12 L d T (Kaplan et al. 2020; the PaLM paper's MFU convention)."""
+    QK^T and AV in full, 12 L d T: the PaLM paper's convention (Chowdhery et al. 2022,
+    appendix B), which nanoGPT's MFU uses; Kaplan et al. 2020 count 6 L d T instead."""
     return 6 * n_params + 12 * config.n_layer * config.n_embd * config.block_size
 
 
-PEAK_BF16_TFLOPS = {"H200": 989.0, "H100": 989.0, "A100": 312.0, "L40S": 362.0, "L4": 121.0}
+# Dense bfloat16 peaks per part, from NVIDIA's datasheets (half their "with sparsity" figures).
+# An H100 is an SXM module ("NVIDIA H100 80GB HBM3") or a PCIe card ("NVIDIA H100 PCIe"), whose
+# peaks differ; any other name (H100 NVL, L40, GH200, ...) gets no MFU unless --peak-tflops says.
+PEAK_BF16_TFLOPS = {"H100 SXM": 989.0, "H100 PCIe": 756.0, "H200": 989.0, "A100": 312.0, "L40S": 362.0,
+                    "L4": 121.0}
+_PART_NAMES = (("H100 SXM", r"\bH100\b.*\b(SXM\d?|HBM3)\b"), ("H100 PCIe", r"\bH100\b.*\bPCIe\b"),
+               ("H200", r"\bH200\b(?!.*\bNVL\b)"), ("A100", r"\bA100\b"), ("L40S", r"\bL40S\b"), ("L4", r"\bL4\b"))
+
+
+def gpu_part(device_name: str) -> str | None:
+    """The part in PEAK_BF16_TFLOPS that a CUDA device name (torch.cuda.get_device_name) denotes, or None."""
+    return next((part for part, pattern in _PART_NAMES if re.search(pattern, device_name)), None)
 
 
 # ------------------------------------------------------------------ runtime setup
@@ -379,9 +393,8 @@ def train(cfg: TrainConfig, splits: corpus.Splits | None = None) -> TrainResult:
     tokens_per_step = cfg.batch_size * rt.world * cfg.block_size
     fpt = flops_per_token(config, n_params - config.block_size * config.n_embd)
     peak = cfg.peak_tflops
-    if peak is None and rt.device.type == "cuda":
-        name = torch.cuda.get_device_name(rt.device)
-        peak = next((v for k, v in PEAK_BF16_TFLOPS.items() if k in name), None)
+    if peak is None and rt.device.type == "cuda":  # a known part's peak, else no MFU
+        peak = PEAK_BF16_TFLOPS.get(gpu_part(torch.cuda.get_device_name(rt.device)))
 
     report = _Reporter(cfg, rt, start, end)
     result = TrainResult(model=model, out_dir=out_dir)

@@ -64,9 +64,31 @@ def cmd_grade(args) -> int:
         return 2
     internal = [s for s in subs if s.internal]
     print(f"graded {len(subs)} submission(s): {args.out}/gradebook.csv, report.json, feedback/")
+    print_skipped(Path(args.out) / "report.json")
     for s in internal:
         print(f"grader failure for {plain(s.name)}: {plain(s.problem)}", file=sys.stderr)
     return 1 if internal else 0
+
+
+def print_skipped(report: Path, shown: int = 10) -> None:
+    """The files of the inputs that were not graded, as report.json lists them: the
+    learners' own files first, system files (hidden, __MACOSX, checkpoints) last."""
+    from .batch.files import SYSTEM_REASONS
+    from .batch.report import plain
+
+    try:
+        skipped = json.loads(report.read_text(encoding="utf-8"))["skipped"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return
+    if not skipped:
+        return
+    skipped = sorted(skipped, key=lambda s: (s["reason"] in SYSTEM_REASONS, s["path"]))
+    print(f"skipped {len(skipped)} file(s), not graded ({report} lists each with its reason):")
+    for s in skipped[:shown]:
+        whose = f" [{plain(s['learner'], 60)}]" if s.get("learner") else ""
+        print(f"  {plain(s['path'], 200)}{whose}: {plain(s['reason'], 200)}")
+    if len(skipped) > shown:
+        print(f"  ... and {len(skipped) - shown} more")
 
 
 class Progress:
@@ -84,7 +106,8 @@ class Progress:
         from .batch.report import num, plain
 
         self.done += 1
-        state = plain(sub.problem, 120) if sub.problem else f"{num(sub.total)} / {num(exercises.max_total())}"
+        state = f"{num(sub.total)} / {num(exercises.max_total())}" + (f" ({plain(sub.problem, 120)})"
+                                                                       if sub.problem else "")
         if self.stream.isatty():
             bar = "#" * (30 * self.done // max(self.total, 1))
             print(f"\r[{bar:<30}] {self.done}/{self.total} {plain(sub.name, 30):<30}", end="",

@@ -45,7 +45,14 @@ def read_bytes(path, limit: int = MAX_NOTEBOOK_BYTES) -> bytes:
 
 
 def read(path) -> nbformat.NotebookNode:
-    raw = _parse(read_bytes(path))
+    return read_data(read_bytes(path))
+
+
+def read_data(data: bytes) -> nbformat.NotebookNode:
+    """The notebook in ``data`` (a file's bytes, read elsewhere), checked as ``read`` checks a file."""
+    if len(data) > MAX_NOTEBOOK_BYTES:
+        raise NotebookError(f"the file is larger than {MAX_NOTEBOOK_BYTES // 2**20} MB")
+    raw = _parse(data)
     if not isinstance(raw, dict) or "cells" not in raw and "worksheets" not in raw:
         raise NotebookError("the JSON is not a Jupyter notebook (no 'cells')")
     major = raw.get("nbformat")

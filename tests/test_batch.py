@@ -121,7 +121,8 @@ def test_learner_missing_a_lesson_is_told(tmp_path):
     got = {r["submission"]: (r["total"], r["max_total"], r["layer_norm"]) for r in rows(out)}
     assert got == {"ann": ("4", "4", "1"), "bob": ("2", "4", "0")}
     feedback = (out / "feedback" / "bob" / "feedback.md").read_text()
-    assert "**2 / 4** points" in feedback and "No notebook for lesson `02_attention`" in feedback
+    assert "**2 / 4** points" in feedback and "No notebook for lesson `02_attention` was found" in feedback
+    assert {r["submission"]: r["problem"] for r in rows(out)} == {"ann": "", "bob": "no notebook graded for lesson 02_attention"}
 
 
 def test_bad_options_are_clear_errors(tmp_path):
@@ -211,4 +212,92 @@ def test_a_grader_failure_keeps_the_row_and_is_retried(tmp_path, monkeypatch):
     assert bob["problem"].startswith("internal grader error (RuntimeError: simulated grader bug)")
     monkeypatch.setattr(grade, "grade_learner", real)
     grade.grade_batch([Path(klass)], out)
-    assert {r["submission"]: r for r in rows(out)}["bob"]["problem"] == ""
+    assert {r["submission"]: r for r in rows(out)}["bob"]["problem"] == "no notebook graded for lesson 02_attention"
+
+
+# ------------------------------------------------------------------ which notebook counts, and what is said
+def _notebook_bytes(tmp_path, cells, lesson="01_embeddings"):
+    folder = tmp_path / f"nb{len(list(tmp_path.iterdir()))}"
+    write_learner(folder, cells, lesson=lesson)
+    return (folder / "01_embeddings.ipynb").read_bytes()
+
+
+def test_the_higher_of_two_notebooks_for_a_lesson_counts_and_problems_are_named(tmp_path):
+    """Two notebooks for lesson 01 in both orders of their names: the higher one counts.
+    A truncated notebook is named as unreadable, never as missing; a lesson not handed
+    in is in the row's problem."""
+    src = tmp_path / "src"
+    src.mkdir()
+    right = _notebook_bytes(src, [GOOD_EMBED, GOOD_ONE_HOT])
+    wrong = _notebook_bytes(src, [embed_doing("return wte[idx]"), GOOD_ONE_HOT])
+    klass = tmp_path / "class"
+    for learner, first, second in (("ann", wrong, right), ("bob", right, wrong)):
+        (klass / learner).mkdir(parents=True)
+        (klass / learner / "a.ipynb").write_bytes(first)
+        (klass / learner / "b.ipynb").write_bytes(second)
+    (klass / "cat").mkdir()
+    (klass / "cat" / "homework.ipynb").write_bytes(right[: len(right) // 2])  # truncated on the way
+    out = tmp_path / "out"
+    proc = subprocess.run(GRADE + [str(klass), "--out", str(out), "--lessons", "01_embeddings,02_attention"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    got = {r["submission"]: r for r in rows(out)}
+    assert (got["ann"]["total"], got["bob"]["total"], got["cat"]["total"]) == ("2", "2", "0")
+    assert got["ann"]["problem"] == got["bob"]["problem"] == "no notebook graded for lesson 02_attention"
+    assert got["cat"]["problem"].startswith("homework.ipynb: could not be read: the file is not valid JSON")
+    assert got["cat"]["problem"].endswith("; no notebook graded for lesson 02_attention")
+    cat = (out / "feedback" / "cat" / "feedback.md").read_text()
+    assert "No notebook for lesson `01_embeddings`" not in cat  # it was there, unreadable
+    assert "## `embed`: 0 / 1 (broken)" in cat and "homework.ipynb could not be read" in cat
+    assert "**Something went wrong:** `homework.ipynb: could not be read" in cat
+    assert "the higher-scoring one counts" in (out / "feedback" / "ann" / "feedback.md").read_text()
+
+
+def test_a_rewritten_notebook_is_graded_again(tmp_path):
+    write_learner(tmp_path / "class" / "ann", [GOOD_EMBED, GOOD_ONE_HOT])
+    write_learner(tmp_path / "class" / "bob", [GOOD_EMBED, GOOD_ONE_HOT])
+    out = tmp_path / "out"
+    subprocess.run(GRADE + [str(tmp_path / "class"), "--out", str(out)], check=True, capture_output=True)
+    assert {r["submission"]: r["total"] for r in rows(out)} == {"ann": "2", "bob": "2"}
+    notebook = tmp_path / "class" / "ann" / "01_embeddings.ipynb"
+    stat = notebook.stat()
+    (tmp_path / "wrong").mkdir()
+    notebook.write_bytes(_notebook_bytes(tmp_path / "wrong", [embed_doing("return wte[idx]"), GOOD_ONE_HOT]))
+    os.utime(notebook, ns=(stat.st_atime_ns, stat.st_mtime_ns))  # same name, same time: only the content
+    again = subprocess.run(GRADE + [str(tmp_path / "class"), "--out", str(out)], capture_output=True, text=True)
+    assert "1 of 2 already graded" in again.stderr
+    assert {r["submission"]: r["total"] for r in rows(out)} == {"ann": "1", "bob": "2"}
+
+
+def test_a_learner_s_notebooks_are_graded_in_the_lessons_order(monkeypatch):
+    """Not in an order the learner picks by naming files: by lesson, then name."""
+    from types import SimpleNamespace
+
+    from grader.batch import grade
+    from grader.batch.collect import Learner, Notebook
+
+    nb1 = (ROOT / "solutions" / "01_embeddings_exercises.ipynb").read_bytes()
+    nb2 = (ROOT / "solutions" / "02_attention_exercises.ipynb").read_bytes()
+    order = []
+    def record(r, *rest):
+        order.append((r.lesson, r.name))
+        return [] if r.lesson else None
+
+    monkeypatch.setattr(grade, "grade_notebook", record)
+    learner = Learner("ann", [Notebook("0_first.ipynb", nb2), Notebook("z.ipynb", nb1), Notebook("m.ipynb", nb1),
+                              Notebook("a_junk.ipynb", b"{}")])
+    box = SimpleNamespace(ws=SimpleNamespace(limits=SimpleNamespace(submission_s=60.0)))
+    grade.grade_learner(learner, grade.Exercises(lessons=["01_embeddings", "02_attention"]), box)
+    assert order == [("01_embeddings", "m.ipynb"), ("01_embeddings", "z.ipynb"),
+                     ("02_attention", "0_first.ipynb"), (None, "a_junk.ipynb")]
+
+
+def test_an_unreadable_notebook_keeps_its_lesson():
+    from grader.batch.reading import guess_lesson
+
+    nb = (ROOT / "solutions" / "02_attention_exercises.ipynb").read_bytes()
+    cut = nb[: nb.index(b'"lesson"') - 200]  # truncated before its metadata
+    assert b"def layer_norm" in cut and guess_lesson(None, "homework.ipynb", cut) == "02_attention"  # its defs
+    assert guess_lesson(None, "homework.ipynb", b'{"metadata": {"gpt2course": {"lesson": "05_counting"') == "05_counting"
+    assert guess_lesson(None, "alice/07_positions_exercises.ipynb", b"") == "07_positions"
+    assert guess_lesson(None, "notes.ipynb", b"\x00garbage") is None

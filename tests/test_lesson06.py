@@ -1,5 +1,6 @@
 """Lesson 06's exercises: the loaders agree with the module, learner bugs are named,
-and the batch grader (whose child imports torch from site-packages) gives full marks."""
+and the batch grader (whose child imports torch from site-packages) gives full marks;
+the lesson on the Hub's own files in a Hugging Face cache, and on a wrong one."""
 import csv
 import subprocess
 import sys
@@ -13,10 +14,11 @@ from conftest import ROOT
 from grader.judging import registry
 from grader.checking.check import evaluate
 from grader.lessons.l06_torch import hf_state_dict, module_shapes
-from gpt2course import TINY, GPTConfig
+from gpt2course import GPT2_SMALL, TINY, GPTConfig
 from gpt2course import loading
 from gpt2course import numpy_gpt as ref
 from gpt2course.torch_gpt import GPT
+from hub_fixtures import COMMIT, REPO, gpt2_small_cache, hub_cache, hub_config, hub_tensors, run_lesson, write_safetensors
 
 SOLUTIONS = ROOT / "solutions" / "06_torch_parity_exercises.ipynb"
 
@@ -130,3 +132,33 @@ def test_a_different_error_of_the_same_type_is_not_named():
     fn = _learner(lambda k, v, t: k.endswith(LINEAR), buffers=("attn.bias", "attn.masked_bias"))
     v = evaluate(fn)
     assert v.status == "failed" and v.mistakes == [], v.message
+
+
+# ------------------------------------------------------------------ the lesson on the Hub's files
+LESSON_NB = ROOT / "notebooks" / "06_torch_parity.ipynb"
+
+
+def test_lesson_compares_gpt2_small_from_the_hugging_face_cache(tmp_path_factory, monkeypatch):
+    """What the README's download leaves (the Hub's file in the cache, openai-community/gpt2): the
+    lesson finds it through weights.get_gpt2 and runs GPT-2 small in all three models."""
+    cache, sha256 = gpt2_small_cache(tmp_path_factory)
+    printed = run_lesson(LESSON_NB, cache, monkeypatch, sha256=sha256)
+    lines = printed["code-020"].splitlines()
+    snapshot = cache / f"models--{REPO.replace('/', '--')}" / "snapshots" / COMMIT
+    assert lines[0] == f"GPT-2 small from the Hugging Face cache ({REPO}, {snapshot / 'model.safetensors'}), sha256 verified"
+    assert lines[1:3] == [f"{name} model against Hugging Face's, float32: relative error below 1e-4: True"
+                          for name in ("NumPy", "PyTorch")]
+    ours, theirs = lines[3].split(":", 1)[1].strip(), lines[4].split(":", 1)[1].strip()
+    assert lines[3].startswith("greedy tokens, ours:") and ours == theirs and len(ours.split(",")) == 8
+
+
+def test_a_wrong_cached_file_is_one_sentence_not_a_traceback(tmp_path, monkeypatch):
+    """A cached model.safetensors that is not GPT-2's (the pinned digest stays): never used, said once."""
+    weights_file = write_safetensors(tmp_path / "model.safetensors", hub_tensors(TINY))
+    snapshot = hub_cache(tmp_path / "cache", {"config.json": hub_config(GPT2_SMALL), "model.safetensors": weights_file})
+    printed = run_lesson(LESSON_NB, tmp_path / "cache", monkeypatch)
+    note, skipped = printed["code-020"].splitlines()
+    assert note.startswith(f"GPT-2's cached weights were not used: {snapshot / 'model.safetensors'} has sha256 ")
+    assert "corrupted or was changed; `python -m gpt2course.weights --download` deletes it and downloads it again" in note
+    assert note.endswith(" instead.") and ". " not in note and skipped.endswith("so it is skipped here.")
+    assert not any("Traceback" in text or "Warning" in text for text in printed.values())

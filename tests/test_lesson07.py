@@ -11,7 +11,6 @@ import sys
 import nbformat
 import numpy as np
 import pytest
-from nbclient import NotebookClient
 
 from conftest import ROOT
 from grader import notebook as nbk
@@ -20,6 +19,8 @@ from grader.checking.check import evaluate
 from grader.judging.judge import call_answer, judge, mistake_answers_for, reference_answers
 from grader.lessons import l07_positions as lesson
 from grader.judging.registry import _arrays
+from gpt2course import GPT2_SMALL, TINY
+from hub_fixtures import gpt2_small_cache, hub_cache, hub_config, hub_tensors, run_lesson, write_safetensors
 
 LESSON_NB = ROOT / "notebooks" / "07_position_embeddings.ipynb"
 SOLUTIONS = ROOT / "solutions" / "07_positions_exercises.ipynb"
@@ -292,43 +293,31 @@ def test_no_solution_line_in_shipped_code():
 
 
 # ------------------------------------------------------------------ the lesson with GPT-2's weights
-PATCH = '''
-import numpy as np
-import gpt2course.weights as _weights
-from gpt2course.config import GPT2_SMALL
-
-_real = _weights.get_gpt2
-_rng = np.random.default_rng(0)
-_t = np.arange(1024)[:, None] / 1024
-_table = np.cos(2 * np.pi * (_rng.uniform(0.2, 3.0, 768) * _t + _rng.uniform(0, 1, 768))) * 0.1
-_table += 0.01 * _rng.standard_normal((1024, 768))
-_table[:3] += 0.5 * _rng.standard_normal((3, 768))
-
-
-def _gpt2(source=None, **kwargs):
-    if source is not None:
-        return _real(source, **kwargs)
-    return _weights.Weights({"wpe": _table.astype(np.float32)}, GPT2_SMALL, "a synthetic stand-in", False)
-
-
-_weights.get_gpt2 = _gpt2
-'''
-
-
-def test_lesson_runs_when_gpt2_weights_are_present():
-    """get_gpt2 patched to return a GPT-2-small-shaped table (fallback=False): every cell runs,
-    every assert holds, and the figures and the comparison include GPT-2 small."""
-    nb = nbformat.read(LESSON_NB, as_version=4)
-    nb.cells.insert(0, nbformat.v4.new_code_cell(PATCH))
-    NotebookClient(nb, timeout=300, kernel_name="python3",
-                   resources={"metadata": {"path": str(LESSON_NB.parent)}}).execute()
-    text = {c.get("id"): "".join(o.get("text", "") for o in c.outputs) for c in nb.cells if c.cell_type == "code"}
-    assert "found" in text["code-004"] and "GPT-2 small  wpe (1024, 768)" in text["code-004"]
-    table_lines = text["code-026"].splitlines()
+def test_lesson_runs_when_gpt2_weights_are_present(tmp_path_factory, monkeypatch):
+    """A GPT-2-small-shaped model.safetensors in the Hub's layout (random numbers) in a Hugging Face
+    cache, as the README's download leaves it: every cell runs, every assert holds, and the figures
+    and the comparison include GPT-2 small's 1024-position table."""
+    cache, sha256 = gpt2_small_cache(tmp_path_factory)
+    printed = run_lesson(LESSON_NB, cache, monkeypatch, sha256=sha256)
+    assert printed["code-004"].startswith("GPT-2's weights: found")
+    assert "GPT-2 small  wpe (1024, 768), float32, 786,432 numbers" in printed["code-004"]
+    table_lines = printed["code-026"].splitlines()
     assert table_lines[1].startswith("GPT-2 small") and "1024x768" in table_lines[1]
-    stored = {c.id: c for c in _code(LESSON_NB)}
-    for cell in nb.cells[1:]:
-        if cell.cell_type == "code" and not cell.source.startswith("# NBVAL_IGNORE_OUTPUT"):
+    for cell in _code(LESSON_NB):
+        if not cell.source.startswith("# NBVAL_IGNORE_OUTPUT"):
             # the stored (tiny-model) text is unchanged: only figures and ignored cells differ
-            want = "".join(o.get("text", "") for o in stored[cell.id].outputs)
-            assert "".join(o.get("text", "") for o in cell.outputs) == want, cell.id
+            assert printed[cell.id] == "".join(o.get("text", "") for o in cell.outputs), cell.id
+
+
+def test_a_wrong_cached_file_is_one_sentence_not_a_traceback(tmp_path, monkeypatch):
+    """A cached model.safetensors that is not GPT-2's (the pinned digest stays): the loading cell
+    says so in one sentence and goes on with the tiny model; the cells after it are the ones
+    nbval runs on the tiny model, so the lesson is run up to it."""
+    weights_file = write_safetensors(tmp_path / "model.safetensors", hub_tensors(TINY))
+    snapshot = hub_cache(tmp_path / "cache", {"config.json": hub_config(GPT2_SMALL), "model.safetensors": weights_file})
+    printed = run_lesson(LESSON_NB, tmp_path / "cache", monkeypatch, until="code-004")
+    note, tiny_line = printed["code-004"].splitlines()
+    assert note.startswith(f"GPT-2's cached weights were not used: {snapshot / 'model.safetensors'} has sha256 ")
+    assert "`python -m gpt2course.weights --download` deletes it and downloads it again" in note
+    assert note.endswith(" instead.") and ". " not in note and tiny_line.startswith("tiny model   wpe (64, 64)")
+    assert not any("Traceback" in text or "Warning" in text for text in printed.values())

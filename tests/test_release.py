@@ -59,6 +59,26 @@ def test_the_search_finds_a_planted_solution(bundle, tmp_path):
     assert leaks(copy)
 
 
+def test_a_release_from_a_checkout_with_filled_exercises_ships_no_answer(tmp_path, monkeypatch):
+    """A maintainer did the exercises in their clone: the release makes its exercise
+    notebooks from solutions/ (as `grader stubs` does), never copies exercises/."""
+    import shutil
+
+    from grader.release import bundle as bundle_module
+
+    checkout = tmp_path / "checkout"
+    checkout.mkdir()
+    for name in ("notebooks", "solutions", "gpt2course", "grader", "pyproject.toml"):
+        (checkout / name).symlink_to(ROOT / name)
+    shutil.copytree(ROOT / "solutions", checkout / "exercises")  # every exercise filled in
+    monkeypatch.setattr(bundle_module, "ROOT", checkout)
+    released = build_release(tmp_path / "student")
+    assert leaks(released) == []
+    names = sorted(p.name for p in (released / "exercises").glob("*.ipynb"))
+    assert names == sorted(p.name for p in (ROOT / "solutions").glob("*.ipynb"))
+    assert all("raise NotImplementedError" in p.read_text() for p in (released / "exercises").glob("*.ipynb"))
+
+
 def test_no_hidden_tests_reference_or_batch_grader(bundle):
     names = {p.relative_to(bundle).as_posix() for p in bundle.rglob("*") if p.is_file()}
     assert not any(n.startswith("solutions/") for n in names)

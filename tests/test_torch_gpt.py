@@ -6,8 +6,10 @@ from transformers import GPT2Config, GPT2LMHeadModel
 
 from gpt2course import GPT2_SMALL, TINY, GPTConfig
 from gpt2course import numpy_gpt as ref
-from gpt2course.loading import params_from_state_dict
+from gpt2course.checkpoint import module_names
+from gpt2course.loading import module_arrays_from_state_dict, params_from_state_dict
 from gpt2course.torch_gpt import GPT
+from hub_fixtures import hf_logits, hub_tensors, layouts
 
 CONFIGS = [pytest.param(TINY, id="tiny"),
            pytest.param(GPTConfig(vocab_size=97, block_size=24, n_layer=3, n_embd=48, n_head=6), id="odd")]
@@ -43,20 +45,77 @@ def test_numpy_torch_and_transformers_agree_to_1e12(config):
         assert logits.dtype == np.float64 and np.abs(logits - theirs).max() <= 1e-12
 
 
-def test_save_pretrained_folder_loads_by_name(tmp_path):
-    config = GPTConfig(vocab_size=50, block_size=12, n_layer=2, n_embd=16, n_head=2)
-    hf = hf_model(config, seed=1)
-    hf.save_pretrained(tmp_path)
-    assert (tmp_path / "model.safetensors").exists()
-    for source in (tmp_path, tmp_path / "model.safetensors"):
-        ours = GPT.from_pretrained(source, config=None if source == tmp_path else config,
-                                   dtype=torch.float64).eval()
-        assert ours.config == config
-        idx = torch.randint(0, config.vocab_size, (2, config.block_size))
-        with torch.no_grad():
-            assert (ours(idx) - hf(idx).logits).abs().max().item() <= 1e-12
-            assert torch.equal(ours.generate(idx[:, :3], 5),
-                               hf.generate(idx[:, :3], max_new_tokens=5, do_sample=False, pad_token_id=0))
+SMALL = GPTConfig(vocab_size=50, block_size=16, n_layer=2, n_embd=16, n_head=2)  # no GPT-2 size
+
+
+@pytest.fixture(scope="module")
+def hub_layouts(tmp_path_factory):
+    return {layout.name: layout for layout in layouts(tmp_path_factory.mktemp("layouts"), SMALL)}
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+@pytest.mark.parametrize("name", ["snapshot folder", "bare .safetensors", ".bin folder", "bare .bin"])
+def test_hub_layouts_load_exactly(name, dtype, hub_layouts):
+    """The Hub's files as they are: keys without transformer., mask buffers, no lm_head.weight."""
+    layout = hub_layouts[name]
+    ours = GPT.from_pretrained(layout.source, config=None if layout.source.is_dir() else SMALL, dtype=dtype).eval()
+    assert ours.config == SMALL and ours.lm_head.weight is ours.transformer.wte.weight
+    assert all(p.dtype == dtype for p in ours.parameters())
+    idx = np.random.default_rng(1).integers(0, SMALL.vocab_size, size=(2, SMALL.block_size))
+    theirs = hf_logits(layout.hf_folder, idx, dtype)
+    with torch.no_grad():
+        logits = ours(torch.from_numpy(idx)).numpy()
+    assert np.abs(logits - theirs).max() <= (1e-6 if dtype == torch.float32 else 1e-12) * np.abs(theirs).max()
+
+
+def test_greedy_tokens_are_hugging_faces(hub_layouts):
+    from transformers import GPT2LMHeadModel
+
+    folder = hub_layouts["snapshot folder"].source
+    ours = GPT.from_pretrained(folder, dtype=torch.float64).eval()
+    hf = GPT2LMHeadModel.from_pretrained(folder, local_files_only=True).double().eval()
+    idx = torch.tensor([[3, 1, 4]])
+    assert torch.equal(ours.generate(idx, 8), hf.generate(idx, max_new_tokens=8, do_sample=False, pad_token_id=0))
+
+
+def test_dtype_is_the_checkpoints_unless_asked(hub_layouts):
+    folder = hub_layouts["snapshot folder"].source
+    assert GPT.from_pretrained(folder).transformer.wte.weight.dtype == torch.float32  # the file's
+    sd64 = {k: v.astype(np.float64) for k, v in hub_tensors(SMALL).items()}
+    assert GPT.from_pretrained(sd64, config=SMALL).transformer.h[0].mlp.c_fc.weight.dtype == torch.float64
+    assert GPT.from_pretrained(sd64, config=SMALL, dtype=torch.float32).transformer.wpe.weight.dtype == torch.float32
+
+
+def _hub_style(sd):
+    return {k.removeprefix("transformer."): v for k, v in sd.items() if k != "lm_head.weight"}
+
+
+@pytest.mark.parametrize("form", [
+    lambda sd: sd,                                                       # GPT2LMHeadModel.state_dict()
+    _hub_style,                                                          # the Hub's file
+    lambda sd: _hub_style(sd) | {"lm_head.weight": sd["lm_head.weight"]},
+    lambda sd: {k: v for k, v in sd.items() if k != "lm_head.weight"},
+    lambda sd: _hub_style(sd) | {f"h.{i}.attn.{b}": torch.ones(1) for i in range(TINY.n_layer)
+                                 for b in ("bias", "masked_bias")},
+], ids=["prefix-and-head", "hub", "no-prefix-with-head", "prefix-no-head", "hub-with-buffers"])
+def test_every_form_of_a_state_dict_gives_the_same_module(form):
+    hf = hf_model(TINY, seed=3)
+    want = GPT.from_pretrained(hf.state_dict(), config=TINY).parameter_arrays()
+    got = GPT.from_pretrained(form(dict(hf.state_dict()))).parameter_arrays()  # TINY's sizes are known
+    assert got.keys() == want.keys() and all(np.array_equal(got[k], want[k]) for k in want)
+
+
+def test_a_bare_file_of_unknown_size_asks_for_the_config(hub_layouts):
+    with pytest.raises(ValueError, match=r"pass config=GPTConfig"):
+        GPT.from_pretrained(hub_layouts["bare .bin"].source)
+
+
+def test_a_float64_state_dict_loads_as_float32_arrays_into_a_float32_module():
+    """The arrays handed to load_arrays are the module's dtype, not the state dict's."""
+    sd64 = {k: v.astype(np.float64) for k, v in hub_tensors(TINY).items()}
+    arrays = module_arrays_from_state_dict(GPT(TINY).parameter_arrays(), module_names(sd64))
+    assert arrays and all(a.dtype == np.float32 for a in arrays.values())
+    assert all(a.dtype == np.float32 for a in params_from_state_dict(sd64, np.float32).values())
 
 
 def test_meta_device_counts_gpt2_small():

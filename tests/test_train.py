@@ -16,8 +16,8 @@ import torch
 from safetensors.torch import load_file
 
 from gpt2course import TINY, data
-from gpt2course.train import (Runtime, TrainConfig, estimate_loss, global_batch, init_model, load_checkpoint, lr_at,
-                              make_optimizer, parse_config, train)
+from gpt2course.train import (PEAK_BF16_TFLOPS, Runtime, TrainConfig, estimate_loss, flops_per_token, global_batch,
+                              gpu_part, init_model, load_checkpoint, lr_at, make_optimizer, parse_config, train)
 
 ROOT = Path(__file__).resolve().parent.parent
 LN_V = math.log(TINY.vocab_size)
@@ -162,6 +162,37 @@ def test_torchrun_two_ranks_match_one_process_with_twice_the_batch(tmp_path):
             # gradient is 0, and Adam divides the rounding noise by its own size, so skip it
             ddp, one = torch.cat([ddp[:d], ddp[2 * d:]]), torch.cat([one[:d], one[2 * d:]])
         torch.testing.assert_close(ddp, one, rtol=1e-4, atol=1e-6, msg=name)
+
+
+# ------------------------------------------------------------------ FLOPs and MFU
+def test_flops_per_token_is_what_the_matrix_products_of_a_training_step_cost():
+    """PyTorch's FLOP counter over one step of GPT-2 small on the meta device: attention's T x T
+    products cost 12 L T d per token (PaLM's count, not Kaplan's 6 L T d), and 6N is within 0.1%
+    (N counts the biases and LayerNorms too, which no matrix product multiplies)."""
+    from torch.utils.flop_counter import FlopCounterMode
+
+    from gpt2course import GPT2_SMALL as c
+    from gpt2course.torch_gpt import GPT
+
+    with torch.device("meta"):
+        model, ids = GPT(c), torch.zeros((1, c.block_size), dtype=torch.long)
+    counter = FlopCounterMode(display=False)
+    with counter:
+        model(ids, ids)[1].backward()
+    per_token = {str(op): n / c.block_size for op, n in counter.get_flop_counts()["Global"].items()}
+    n = sum(p.numel() for p in model.parameters()) - c.block_size * c.n_embd
+    assert per_token["aten.bmm"] == 12 * c.n_layer * c.block_size * c.n_embd
+    assert flops_per_token(c, n) == pytest.approx(sum(per_token.values()), rel=1e-3)
+
+
+@pytest.mark.parametrize("name, part", [
+    ("NVIDIA H100 80GB HBM3", "H100 SXM"), ("NVIDIA H100 PCIe", "H100 PCIe"), ("NVIDIA H100 NVL", None),
+    ("NVIDIA H200", "H200"), ("NVIDIA H200 NVL", None), ("NVIDIA GH200 480GB", None),
+    ("NVIDIA A100-SXM4-80GB", "A100"), ("NVIDIA A100 80GB PCIe", "A100"), ("NVIDIA A10", None),
+    ("NVIDIA L40S", "L40S"), ("NVIDIA L40", None), ("NVIDIA L4", "L4"), ("cpu", None)])
+def test_a_gpu_name_maps_to_its_own_part_or_to_none(name, part):
+    assert gpu_part(name) == part and (part is None or part in PEAK_BF16_TFLOPS)
+    assert PEAK_BF16_TFLOPS["H100 SXM"] != PEAK_BF16_TFLOPS["H100 PCIe"]
 
 
 # ------------------------------------------------------------------ the command line

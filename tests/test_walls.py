@@ -421,3 +421,12 @@ def test_the_memory_limit_is_what_stops_a_bomb(tmp_path):
     report = {s["name"]: s["verdicts"][0] for s in json.loads((tmp_path / "out" / "report.json").read_text())["submissions"]}
     assert "ran out of memory" in report["bomb"]["message"]
     assert "memory" not in report["small"]["message"] and "values differ" in report["small"]["message"]
+
+
+@WALLS
+def test_the_report_says_which_walls_and_limits_held(walled_class):
+    out = walled_class["out"]
+    sandbox = json.loads((out / "report.json").read_text())["sandbox"]
+    assert sandbox["isolation"] == "namespaces" and "seccomp" in sandbox["system_calls"]
+    assert {"identity", "processes", "memory", "scratch", "time"} <= set(sandbox)
+    assert "hidden tests only" in (out / "feedback" / "correct_0" / "feedback.md").read_text()

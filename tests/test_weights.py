@@ -1,121 +1,72 @@
-"""gpt2course.weights: local paths, the Hugging Face cache, a download, the fallback, and tampering.
+"""gpt2course.weights: the Hub's four layouts, the Hugging Face cache, a download, the fallback, tampering.
 
-All offline: the "Hub" is an http.server on 127.0.0.1 serving a tiny random
-checkpoint with the headers huggingface_hub reads; downloads run in a
-subprocess whose HF_ENDPOINT points at it, as a learner's would.
+Every fixture is a structural copy of the Hub's files (tests/hub_fixtures.py), never the
+course's own save format. All offline: the "Hub" is a loopback server answering as the
+Hub does; downloads run in a subprocess whose HF_ENDPOINT points at it, as a learner's would.
 """
-import contextlib
-import copy
-import hashlib
-import http.server
-import json
 import os
 import re
 import shutil
 import subprocess
 import sys
-import threading
 import warnings
 from pathlib import Path
 
 import numpy as np
 import pytest
 import torch
-from safetensors.numpy import save_file as save_numpy
-from safetensors.torch import save_file
-from transformers import GPT2Config, GPT2LMHeadModel
 
 from gpt2course import TINY, GPTConfig, weights
 from gpt2course import numpy_gpt as ref
-from gpt2course.loading import module_name
+from hub_fixtures import (COMMIT, REPO, hf_logits, hub_cache, hub_config, hub_tensors, layouts, sha256_of,
+                          write_safetensors)
+from loopback_hub import loopback_hub
 
 ROOT = Path(__file__).resolve().parent.parent
 SMALL = GPTConfig(vocab_size=50, block_size=16, n_layer=2, n_embd=16, n_head=2)  # no GPT-2 size
-COMMIT = "0123456789abcdef0123456789abcdef01234567"
-MAX_REQUESTS = 50  # a fake Hub answers no more than this, then 503s
-CACHE = f"models--{weights.REPO_ID.replace('/', '--')}"
-
-
-# ----------------------------------------------------------------- a tiny random GPT-2
-@pytest.fixture(scope="module")
-def model():
-    torch.manual_seed(0)
-    hf = GPT2LMHeadModel(GPT2Config(vocab_size=SMALL.vocab_size, n_positions=SMALL.block_size,
-                                    n_embd=SMALL.n_embd, n_layer=SMALL.n_layer, n_head=SMALL.n_head))
-    with torch.no_grad():  # random biases and LayerNorms too, so a mix-up shows
-        for p in hf.parameters():
-            p.add_(torch.randn_like(p) * 0.1)
-    return hf.eval()
+CACHE = f"models--{REPO.replace('/', '--')}"
+LINK = Path(CACHE) / "snapshots" / COMMIT / "model.safetensors"
+IDX = np.random.default_rng(0).integers(0, SMALL.vocab_size, size=(2, SMALL.block_size))
 
 
 @pytest.fixture(scope="module")
-def saved(model, tmp_path_factory):
-    """The model as save_pretrained writes it: config.json + model.safetensors."""
-    folder = tmp_path_factory.mktemp("saved")
-    model.save_pretrained(folder)
-    return folder
+def hub_layouts(tmp_path_factory):
+    return {layout.name: layout for layout in layouts(tmp_path_factory.mktemp("layouts"), SMALL)}
 
 
-def assert_reproduces(w, model, dtype=np.float32):
-    """Same tensors, and the NumPy model's logits are transformers' (an independent implementation)."""
-    hf = {k: v.detach().numpy() for k, v in model.state_dict().items()}
-    assert w.config == SMALL and not w.fallback
-    assert set(w.params) == set(ref.param_shapes(SMALL))
-    assert all(p.dtype == dtype for p in w.params.values())
-    np.testing.assert_array_equal(w.params["wte"], hf["transformer.wte.weight"].astype(dtype))
-    np.testing.assert_array_equal(w.params["h.1.attn.c_attn.weight"],  # Conv1D (in, out), not transposed
-                                  hf["transformer.h.1.attn.c_attn.weight"].astype(dtype))
-    idx = np.random.default_rng(0).integers(0, SMALL.vocab_size, size=(2, SMALL.block_size))
-    with torch.no_grad():
-        expected = copy.deepcopy(model).double()(torch.from_numpy(idx)).logits.numpy()
-    np.testing.assert_allclose(ref.gpt_logits(w.params, idx, SMALL.n_head), expected,
-                               atol=1e-4 if dtype == np.float32 else 1e-10)
+# ----------------------------------------------------------------- (a) local paths: the Hub's four layouts
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("name", ["snapshot folder", "bare .safetensors", ".bin folder", "bare .bin"])
+def test_hub_layouts_load_exactly(name, dtype, hub_layouts):
+    """The NumPy model on get_gpt2's parameters gives Hugging Face's logits, read from the same file."""
+    layout = hub_layouts[name]
+    w = weights.get_gpt2(layout.source, config=None if layout.source.is_dir() else SMALL, dtype=dtype)
+    assert w.config == SMALL and not w.fallback and w.note == ""
+    assert set(w.params) == set(ref.param_shapes(SMALL)) and all(p.dtype == dtype for p in w.params.values())
+    on_disk = hub_tensors(SMALL)
+    np.testing.assert_array_equal(w.params["h.1.attn.c_attn.weight"], on_disk["h.1.attn.c_attn.weight"])  # (in, out)
+    theirs = hf_logits(layout.hf_folder, IDX, torch.float32 if dtype == np.float32 else torch.float64)
+    ours = ref.gpt_logits(w.params, IDX, SMALL.n_head)
+    assert ours.dtype == dtype
+    assert np.abs(ours - theirs).max() <= (1e-6 if dtype == np.float32 else 1e-12) * np.abs(theirs).max()
 
 
-# ----------------------------------------------------------------- (a) local paths
-def test_save_pretrained_folder_loads_exactly(saved, model):
-    w = weights.get_gpt2(saved, dtype=np.float64)
-    assert_reproduces(w, model, np.float64)
-    assert str(saved / "model.safetensors") in w.origin
-
-
-def test_default_dtype_is_float32(saved, model):
-    assert_reproduces(weights.get_gpt2(saved), model, np.float32)
-
-
-def tensors(model):
-    """The state dict with the tied head cloned apart (safetensors refuses shared memory)."""
-    return {k: v.detach().clone() for k, v in model.state_dict().items()}
-
-
-@pytest.mark.parametrize("kind", ["safetensors", "bin", "bin-folder"])
-def test_single_files_load_exactly(kind, model, saved, tmp_path):
-    if kind == "safetensors":
-        source = tmp_path / "gpt.safetensors"
-        save_file(tensors(model), source)
-    elif kind == "bin":
-        source = tmp_path / "gpt.bin"
-        torch.save(tensors(model), source)
-    else:  # a folder written by save_pretrained(safe_serialization=False)
-        source = tmp_path
-        torch.save(tensors(model), source / "pytorch_model.bin")
-        shutil.copy(saved / "config.json", source)
-    w = weights.get_gpt2(source, config=None if kind == "bin-folder" else SMALL)
-    assert_reproduces(w, model)
-
-
-def test_bare_file_of_unknown_size_asks_for_the_config(model, tmp_path):
-    save_file(tensors(model), tmp_path / "gpt.safetensors")
-    with pytest.raises(ValueError, match=r"pass config=GPTConfig"):
-        weights.get_gpt2(tmp_path / "gpt.safetensors")
+def test_bare_file_of_unknown_size_asks_for_the_config(hub_layouts):
+    with pytest.raises(ValueError, match=r"no GPT-2 size, so n_head is unknown: pass config=GPTConfig"):
+        weights.get_gpt2(hub_layouts["bare .safetensors"].source)
 
 
 def test_bare_file_of_a_known_size_needs_no_config(tmp_path):
-    params = ref.init_params(TINY, seed=1, dtype=np.float32)
-    save_numpy({module_name(k): v for k, v in params.items()}, tmp_path / "tiny.safetensors")
+    write_safetensors(tmp_path / "tiny.safetensors", hub_tensors(TINY, seed=1))
     w = weights.get_gpt2(tmp_path / "tiny.safetensors")
-    assert w.config == TINY
-    np.testing.assert_array_equal(w.params["h.0.mlp.c_fc.weight"], params["h.0.mlp.c_fc.weight"])
+    assert w.config == TINY and w.path == tmp_path / "tiny.safetensors"
+    np.testing.assert_array_equal(w.params["h.0.mlp.c_fc.weight"], hub_tensors(TINY, seed=1)["h.0.mlp.c_fc.weight"])
+
+
+def test_a_float64_state_dict_gives_the_dtype_asked_for():
+    sd = {k: v.astype(np.float64) for k, v in hub_tensors(SMALL).items()}
+    w = weights.get_gpt2(sd, config=SMALL)
+    assert w.origin == "a state dict" and all(p.dtype == np.float32 for p in w.params.values())
 
 
 def test_a_folder_written_by_the_course_trainer(tmp_path):
@@ -140,72 +91,7 @@ def test_missing_path_is_an_error_not_a_fallback(tmp_path):
         weights.get_gpt2(tmp_path)  # a folder without weights
 
 
-# ----------------------------------------------------------------- a fake Hub on 127.0.0.1
-def hub_file(data: bytes, lfs: bool, sha256: str | None = None) -> dict:
-    """Body and headers as the Hub sends them: ETag is the git blob id, or for LFS files the sha256."""
-    git_id = hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
-    headers = {"ETag": f'"{git_id}"', "X-Repo-Commit": COMMIT, "Content-Length": str(len(data))}
-    if lfs:
-        sha = sha256 or hashlib.sha256(data).hexdigest()
-        headers |= {"ETag": f'"{sha}"', "X-Linked-Etag": f'"{sha}"', "X-Linked-Size": str(len(data))}
-    return {"body": data, "headers": headers}
-
-
-class FakeHub(http.server.BaseHTTPRequestHandler):
-    timeout = 10  # seconds a connection may sit idle
-
-    def do_HEAD(self):
-        self.answer(body=False)
-
-    def do_GET(self):
-        self.answer(body=True)
-
-    def answer(self, body: bool):
-        requests = self.server.requests
-        requests.append((self.command, self.path))
-        match = re.fullmatch(r"/([\w.-]+/[\w.-]+)/resolve/([\w.-]+)/([\w.-]+)", self.path)
-        entry = match and match[1] == weights.REPO_ID and self.server.files.get(match[3])
-        if len(requests) > MAX_REQUESTS or not entry:
-            self.send_response(503 if entry else 404)
-            self.send_header("Content-Length", "0")
-            self.end_headers()
-            return
-        self.send_response(200)
-        for key, value in entry["headers"].items():
-            self.send_header(key, value)
-        self.end_headers()
-        if body:
-            self.wfile.write(entry["body"])
-
-    def log_message(self, *args):
-        pass
-
-
-@contextlib.contextmanager
-def fake_hub(files: dict):
-    """Serve files on 127.0.0.1; yields (endpoint URL, the requests it saw), then stops the server."""
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), FakeHub)
-    server.daemon_threads = True
-    server.files, server.requests = files, []
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}", server.requests
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
-
-
-def checkpoint_files(saved: Path, weights_sha256: str | None = None) -> dict:
-    return {"config.json": hub_file((saved / "config.json").read_bytes(), lfs=False),
-            "model.safetensors": hub_file((saved / "model.safetensors").read_bytes(), lfs=True, sha256=weights_sha256)}
-
-
-def sha256_of(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
+# ----------------------------------------------------------------- (c) a download from the loopback Hub
 def run_weights(endpoint: str, cache: Path, *args: str, sha256: str | None = "official", offline: bool = False,
                 extra_env: dict | None = None):
     """`python -m gpt2course.weights ARGS` in a fresh process (HF_ENDPOINT is read at import).
@@ -225,30 +111,55 @@ def run_weights(endpoint: str, cache: Path, *args: str, sha256: str | None = "of
 
 
 @pytest.fixture(scope="module")
-def downloaded(saved, tmp_path_factory):
-    """A Hugging Face cache made by a real hf_hub_download from the fake Hub, once per module."""
+def hub_files(tmp_path_factory):
+    path = write_safetensors(tmp_path_factory.mktemp("files") / "model.safetensors", hub_tensors(SMALL))
+    return {"config.json": hub_config(SMALL), "model.safetensors": path.read_bytes()}
+
+
+@pytest.fixture(scope="module")
+def good_sha(hub_files):
+    import hashlib
+
+    return hashlib.sha256(hub_files["model.safetensors"]).hexdigest()
+
+
+@pytest.fixture(scope="module")
+def downloaded(hub_files, good_sha, tmp_path_factory):
+    """A Hugging Face cache made by a real hf_hub_download from the loopback Hub, once per module."""
     cache = tmp_path_factory.mktemp("hub") / "cache"
-    with fake_hub(checkpoint_files(saved)) as (endpoint, requests):
-        result = run_weights(endpoint, cache, "--download", sha256=sha256_of(saved / "model.safetensors"))
+    with loopback_hub(hub_files) as (endpoint, requests):
+        result = run_weights(endpoint, cache, "--download", sha256=good_sha)
     return cache, result, requests
 
 
-# ----------------------------------------------------------------- (c) the download
-def test_download_fetches_and_verifies_the_checkpoint(downloaded, saved):
+def test_download_fetches_and_verifies_the_checkpoint(downloaded):
     cache, result, requests = downloaded
     assert result.returncode == 0, result.stderr
-    assert f"origin: a download of {weights.REPO_ID}" in result.stdout and "sha256 verified" in result.stdout
-    assert f"config: {SMALL}" in result.stdout
-    assert f"parameters: {SMALL.n_params():,}" in result.stdout
+    assert f"origin: a download of {REPO}" in result.stdout and "sha256 verified" in result.stdout
+    assert f"config: {SMALL}" in result.stdout and f"parameters: {SMALL.n_params():,}" in result.stdout
     assert "note:" not in result.stdout
-    for name in ("model.safetensors", "config.json"):
-        assert ("GET", f"/{weights.REPO_ID}/resolve/main/{name}") in requests
-    assert len(requests) <= 6  # a HEAD and a GET per file, no more
-    assert (cache / CACHE / "blobs" / sha256_of(saved / "model.safetensors")).is_file()
+    sha = sha256_of(cache / LINK)
+    assert sorted(requests) == sorted([  # a HEAD per file (the weights' answered by a redirect), a GET from the CDN
+        ("hub", "HEAD", f"/{REPO}/resolve/main/model.safetensors"),
+        ("cdn", "GET", f"/repos/{sha[:2]}/{sha}?response-content-disposition=attachment%3B+filename%3Dmodel.safetensors"),
+        ("hub", "HEAD", f"/{REPO}/resolve/main/config.json"), ("hub", "GET", f"/{REPO}/resolve/main/config.json")])
+
+def tree(folder: Path) -> dict:
+    """Every entry under folder: a link's target, a file's bytes."""
+    return {str(p.relative_to(folder)): os.readlink(p) if p.is_symlink() else p.read_bytes()
+            for p in sorted(folder.rglob("*")) if p.is_symlink() or p.is_file()}
+
+
+def test_the_fixture_cache_is_the_one_huggingface_hub_writes(downloaded, hub_files, tmp_path):
+    """hub_fixtures.hub_cache, which the lesson tests use, lays files out as a real download does."""
+    made = hub_cache(tmp_path, dict(hub_files)).parent.parent
+    real = tree(downloaded[0] / CACHE)
+    assert {k: v for k, v in real.items() if not k.startswith(".no_exist")} == tree(made)
+    assert os.readlink(downloaded[0] / LINK).startswith("../../blobs/")
 
 
 def test_official_digest_is_pinned():
-    assert re.fullmatch(r"[0-9a-f]{64}", weights.SHA256)
+    assert weights.SHA256 == "248dfc3911869ec493c76e65bf2fcf7f615828b0254c12b473182f0f81d3a707"
 
 
 # ----------------------------------------------------------------- (b) the Hugging Face cache
@@ -260,21 +171,37 @@ def offline(monkeypatch):
     monkeypatch.setattr(constants, "HF_HUB_OFFLINE", True)  # read at import; this is what the client checks
 
 
-@pytest.mark.parametrize("repo", [weights.REPO_ID, "gpt2"])
-def test_cache_is_used_without_the_network(repo, downloaded, saved, model, tmp_path, monkeypatch, offline):
+def repo_folder(repo: str) -> str:
+    return f"models--{repo.replace('/', '--')}"
+
+
+@pytest.mark.parametrize("repo", [REPO, "gpt2"])
+def test_cache_is_used_without_the_network(repo, downloaded, good_sha, tmp_path, monkeypatch, offline):
     cache = tmp_path / "cache"
-    shutil.copytree(downloaded[0] / CACHE, cache / f"models--{repo.replace('/', '--')}", symlinks=True)
-    monkeypatch.setattr(weights, "SHA256", sha256_of(saved / "model.safetensors"))
+    shutil.copytree(downloaded[0] / CACHE, cache / repo_folder(repo), symlinks=True)
+    monkeypatch.setattr(weights, "SHA256", good_sha)
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # no fallback notice
         w = weights.get_gpt2(cache_dir=cache, download=True)  # cached: nothing to download
-    assert_reproduces(w, model)
+    assert w.config == SMALL and not w.fallback
     assert w.origin.startswith(f"the Hugging Face cache ({repo}, ") and str(cache) in w.origin
+    assert w.path == cache / repo_folder(repo) / "snapshots" / COMMIT / "model.safetensors"
 
 
-def test_cache_from_a_fresh_offline_process(downloaded, saved):
-    cache, _, _ = downloaded
-    result = run_weights("http://127.0.0.1:9", cache, offline=True, sha256=sha256_of(saved / "model.safetensors"))
+def test_both_names_cached_gives_todays_name(tmp_path, monkeypatch, offline):
+    """A cache holding the old name's copy and today's: today's is read, whichever else is there."""
+    new = write_safetensors(tmp_path / "new.safetensors", hub_tensors(SMALL, seed=5))
+    monkeypatch.setattr(weights, "SHA256", None)  # trust each blob's ETag name: both are intact
+    hub_cache(tmp_path / "cache", {"config.json": hub_config(SMALL), "model.safetensors": new}, repo=REPO)
+    old = write_safetensors(tmp_path / "old.safetensors", hub_tensors(SMALL, seed=6))
+    hub_cache(tmp_path / "cache", {"config.json": hub_config(SMALL), "model.safetensors": old}, repo="gpt2")
+    w = weights.get_gpt2(cache_dir=tmp_path / "cache")
+    assert w.origin.startswith(f"the Hugging Face cache ({REPO}, ")
+    np.testing.assert_array_equal(w.params["wte"], hub_tensors(SMALL, seed=5)["wte.weight"])
+
+
+def test_cache_from_a_fresh_offline_process(downloaded, good_sha):
+    result = run_weights("http://127.0.0.1:9", downloaded[0], offline=True, sha256=good_sha)
     assert result.returncode == 0, result.stderr
     assert "origin: the Hugging Face cache" in result.stdout and "note:" not in result.stdout
 
@@ -286,10 +213,10 @@ def no_tiny_checkpoint(monkeypatch, tmp_path):
     return tmp_path / "tiny.safetensors"
 
 
-def one_sentence(record) -> str:
+def one_sentence(record, w) -> str:
     assert len(record) == 1
     text = str(record[0].message)
-    assert text.endswith(" instead.") and ". " not in text and "\n" not in text
+    assert text == w.note and text.endswith(" instead.") and ". " not in text and "\n" not in text
     return text
 
 
@@ -297,73 +224,125 @@ def one_sentence(record) -> str:
 def test_offline_and_nothing_cached_falls_back_to_tiny(download, tmp_path, offline, no_tiny_checkpoint):
     with pytest.warns(weights.FallbackWarning) as record:
         w = weights.get_gpt2(cache_dir=tmp_path / "empty", download=download)
-    text = one_sentence(record)
+    text = one_sentence(record, w)
     assert ("HF_HUB_OFFLINE=1" if download else weights.DOWNLOAD_ENV) in text
-    assert w.fallback and w.config == TINY and "untrained" in w.origin and w.origin in text
+    assert w.fallback and w.config == TINY and "untrained" in w.origin and w.origin in text and w.path is None
     expected = ref.init_params(TINY, seed=0, dtype=np.float32)
     assert all(np.array_equal(w.params[k], expected[k]) for k in expected) and set(w.params) == set(expected)
 
 
 def test_fallback_prefers_the_trained_tiny_checkpoint(tmp_path, offline, no_tiny_checkpoint):
-    trained = ref.init_params(TINY, seed=3, dtype=np.float32)
-    save_numpy(trained, no_tiny_checkpoint)  # the course's own names work too
+    write_safetensors(no_tiny_checkpoint, hub_tensors(TINY, seed=3))
     with pytest.warns(weights.FallbackWarning) as record:
         w = weights.get_gpt2(cache_dir=tmp_path / "empty", dtype=np.float64)
-    one_sentence(record)
-    assert w.fallback and w.config == TINY and "trained tiny model" in w.origin
-    np.testing.assert_array_equal(w.params["h.1.attn.c_proj.weight"], trained["h.1.attn.c_proj.weight"])
+    one_sentence(record, w)
+    assert w.fallback and w.config == TINY and "trained tiny model" in w.origin and w.path == no_tiny_checkpoint
+    np.testing.assert_array_equal(w.params["h.1.attn.c_proj.weight"], hub_tensors(TINY, seed=3)["h.1.attn.c_proj.weight"])
+
+
+def test_the_course_tiny_model_is_named_by_its_place_in_the_course(tmp_path, offline):
+    with pytest.warns(weights.FallbackWarning):
+        w = weights.get_gpt2(cache_dir=tmp_path / "empty")
+    assert "(gpt2course/checkpoints/tiny/model.safetensors)" in w.origin and str(ROOT) not in w.note
 
 
 def test_failed_download_falls_back_with_one_note(tmp_path):
-    with fake_hub({}) as (endpoint, requests):  # a Hub that knows no such repository: 404
+    with loopback_hub({}) as (endpoint, requests):  # a Hub that has no such file: 404
         result = run_weights(endpoint, tmp_path / "cache", "--download")
     assert result.returncode == 1, result.stderr  # asked to download, got the tiny model
     notes = [line for line in result.stdout.splitlines() if line.startswith("note:")]
-    assert len(notes) == 1 and f"downloading {weights.REPO_ID} failed" in notes[0]
+    assert len(notes) == 1 and f"downloading {REPO} failed" in notes[0]
     assert f"config: {TINY}" in result.stdout and 0 < len(requests) <= 6
 
 
-def test_offline_process_falls_back(tmp_path):
-    result = run_weights("http://127.0.0.1:9", tmp_path / "cache", "--download", offline=True)
-    assert result.returncode == 1 and "HF_HUB_OFFLINE=1" in result.stdout and f"config: {TINY}" in result.stdout
+@pytest.mark.parametrize("args, code", [(("--download",), 1), ((), 0)], ids=["asked-to-download", "plain"])
+def test_offline_process_falls_back(args, code, tmp_path):
+    """A fallback is a failure only when a download was asked for."""
+    result = run_weights("http://127.0.0.1:9", tmp_path / "cache", *args, offline=True)
+    assert result.returncode == code, result.stderr
+    assert len([line for line in result.stdout.splitlines() if line.startswith("note: ")]) == 1
+    assert ("HF_HUB_OFFLINE=1" if args else weights.DOWNLOAD_ENV) in result.stdout
+    assert f"config: {TINY}" in result.stdout
 
 
-def test_command_line_reports_a_local_folder(saved, capsys):
-    assert weights.main([str(saved)]) == 0
+def test_command_line_reports_a_local_folder(hub_layouts, capsys):
+    folder = hub_layouts[".bin folder"].source
+    assert weights.main([str(folder)]) == 0
     out = capsys.readouterr().out
-    assert f"origin: the local file {saved / 'model.safetensors'}" in out and f"config: {SMALL}" in out
+    assert f"origin: the local file {folder / 'pytorch_model.bin'}" in out and f"config: {SMALL}" in out
 
 
 # ----------------------------------------------------------------- (e) corrupted or changed files
-@pytest.mark.parametrize("trust", ["pinned digest", "hub etag"])
-def test_tampered_cache_file_is_refused(trust, downloaded, saved, tmp_path, monkeypatch, offline):
+def tampered_cache(downloaded, tmp_path) -> Path:
     cache = tmp_path / "cache"
     shutil.copytree(downloaded[0] / CACHE, cache / CACHE, symlinks=True)
-    blob = (cache / CACHE / "snapshots" / COMMIT / "model.safetensors").resolve()
+    blob = (cache / LINK).resolve()
     data = bytearray(blob.read_bytes())
     data[-1] ^= 1  # one bit of one weight
     blob.write_bytes(bytes(data))
-    monkeypatch.setattr(weights, "SHA256", sha256_of(saved / "model.safetensors") if trust == "pinned digest" else None)
-    with pytest.raises(weights.ChecksumError, match=r"corrupted or was changed, so it is not used"):
-        weights.get_gpt2(cache_dir=cache)
+    return cache
 
 
-def test_download_that_is_not_gpt2_is_refused_and_deleted(saved, tmp_path):
+@pytest.mark.parametrize("trust", ["pinned digest", "hub etag"])
+def test_tampered_cache_file_falls_back_with_one_sentence(trust, downloaded, good_sha, tmp_path, monkeypatch,
+                                                          offline, no_tiny_checkpoint):
+    """Never used: the sentence names the file, says why and gives the one command that fixes it."""
+    cache = tampered_cache(downloaded, tmp_path)
+    monkeypatch.setattr(weights, "SHA256", good_sha if trust == "pinned digest" else None)
+    with pytest.warns(weights.FallbackWarning) as record:
+        w = weights.get_gpt2(cache_dir=cache, download=True)  # offline: nothing is deleted
+    text = one_sentence(record, w)
+    assert w.fallback and w.config == TINY
+    assert str(cache / LINK) in text and f"but GPT-2's model.safetensors has {good_sha}" in text
+    assert "corrupted or was changed" in text and f"`{weights.FIX}` deletes it and downloads it again" in text
+    assert (cache / LINK).resolve().exists()
+
+
+def test_download_replaces_a_bad_cached_file(downloaded, hub_files, good_sha, tmp_path):
+    cache = tampered_cache(downloaded, tmp_path)
+    with loopback_hub(hub_files) as (endpoint, _):
+        result = run_weights(endpoint, cache, "--download", sha256=good_sha)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "note:" not in result.stdout and f"origin: a download of {REPO}" in result.stdout
+    assert sha256_of(cache / LINK) == good_sha
+
+
+def test_download_that_is_not_gpt2_is_refused_and_deleted(hub_files, good_sha, tmp_path):
     cache = tmp_path / "cache"
-    with fake_hub(checkpoint_files(saved)) as (endpoint, _):
-        result = run_weights(endpoint, cache, "--download")  # the official digest: our tiny file is not GPT-2
-    assert result.returncode == 2
-    assert f"but GPT-2's model.safetensors has {weights.SHA256}" in result.stderr
-    assert "origin:" not in result.stdout
-    assert not list((cache / CACHE / "blobs").glob(sha256_of(saved / "model.safetensors")))
-    assert not (cache / CACHE / "snapshots" / COMMIT / "model.safetensors").exists()
+    with loopback_hub(hub_files) as (endpoint, _):
+        result = run_weights(endpoint, cache, "--download")  # the official digest: this file is not GPT-2
+    assert result.returncode == 1, result.stderr
+    assert f"but GPT-2's model.safetensors has {weights.SHA256}" in result.stdout and "it was deleted" in result.stdout
+    assert f"config: {TINY}" in result.stdout
+    assert not (cache / CACHE / "blobs" / good_sha).exists()
+    assert not os.path.lexists(cache / LINK)  # exists() is False for a dangling link too
 
 
-def test_download_that_differs_from_its_etag_is_refused(saved, tmp_path):
+def test_download_that_differs_from_its_etag_is_refused(hub_files, tmp_path):
     cache = tmp_path / "cache"
-    files = checkpoint_files(saved, weights_sha256="f" * 64)  # the Hub says one digest, sends other bytes
-    with fake_hub(files) as (endpoint, _):
+    with loopback_hub(hub_files, linked_etags={"model.safetensors": "f" * 64}) as (endpoint, _):
         result = run_weights(endpoint, cache, sha256=None, extra_env={weights.DOWNLOAD_ENV: "1"})
-    assert result.returncode == 2, result.stdout
-    assert "has " + "f" * 64 in result.stderr
-    assert not (cache / CACHE / "blobs" / ("f" * 64)).exists()
+    assert result.returncode == 1, result.stdout  # asked by the environment, not the flag
+    assert "has " + "f" * 64 in result.stdout and "it was deleted" in result.stdout
+    assert not (cache / CACHE / "blobs" / ("f" * 64)).exists() and not os.path.lexists(cache / LINK)
+
+
+def test_a_file_changed_in_place_is_hashed_again(downloaded, good_sha, tmp_path, monkeypatch, offline):
+    """The hash is remembered per (size, mtime): a byte flipped in place, same size, is seen."""
+    cache = tmp_path / "cache"
+    shutil.copytree(downloaded[0] / CACHE, cache / CACHE, symlinks=True)
+    monkeypatch.setattr(weights, "SHA256", good_sha)
+    assert not weights.get_gpt2(cache_dir=cache).fallback
+    blob = (cache / LINK).resolve()
+    stat = blob.stat()
+    with open(blob, "r+b") as f:  # in place: same inode, same size
+        f.seek(stat.st_size - 1)
+        last = f.read(1)
+        f.seek(stat.st_size - 1)
+        f.write(bytes([last[0] ^ 1]))
+    os.utime(blob, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10**9))
+    with pytest.raises(weights.ChecksumError, match="corrupted or was changed"):
+        weights._verify(str(cache / LINK))
+    with pytest.warns(weights.FallbackWarning, match=re.escape(str(cache / LINK))):
+        assert weights.get_gpt2(cache_dir=cache).fallback
+

@@ -1,33 +1,41 @@
 """Turning the instructor's arguments into learners: notebooks, folders and zip files.
 
-A learner's id comes from a name a learner chose (a folder, a zip, a notebook),
-so it is a stranger's text: it is sanitised to a bounded folder-safe name, and
-when two inputs end up with the same id (even one differing only in case, in
-invisible characters or in look-alike Unicode) every one of them gets a suffix
-from a hash of its own path: no input takes the plain name by coming first, and
-both rows say so. A plain id never holds "--", a suffixed one always does, so no
-learner can name themselves into another's suffixed id.
+The shape of the inputs is the instructor's, never a learner's:
+
+- Only an argument can be a class. A notebook is one learner. A folder or a zip is
+  a class when it holds learners and no notebook of its own: a folder or a zip per
+  learner (a class's zip may wrap them in one top folder), or a Canvas or Moodle
+  download (``lms``: files grouped by the platform's user id). Otherwise it is one
+  learner: notebooks at its top, or the student edition handed back whole (an
+  ``exercises/`` folder). Any other argument is skipped, with its reason.
+- A learner's upload (a folder or zip in a class, or an argument that is one learner)
+  is one learner whatever it holds: every notebook in it, in zips inside it too, is
+  theirs, and folders in it named like classmates stay theirs, so no upload creates,
+  fills or renames another learner's row. (Of a student edition handed back whole,
+  the lessons in ``notebooks/`` are not graded, only ``exercises/``.)
+- Every file is accounted for: a notebook is graded; anything else is listed in
+  ``Collected.skipped`` with its reason (report.json and the console). What a
+  learner's upload held and was not graded is said to them (their notes), and in
+  their row's problem when it was refused (a link, an unsafe zip member, a zip that
+  could not be opened) or when nothing in the upload is a notebook.
+- Each notebook is read once, here, into memory (``files``: bounded; zips are never extracted).
+
+Ids: ``ids`` (a learner's id is a stranger's text, made safe and unique).
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import os
-import re
-import shutil
-import stat
-import tempfile
-import unicodedata
-import zipfile
-import zlib
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
-from ..notebook import NotebookError, read_bytes
+from . import lms
+from .ids import MAX_ID, safe_name, unique  # noqa: F401 (MAX_ID: part of this interface)
+from .files import File, disk_file, folder_files, is_notebook, is_zip, junk, too_large, zip_files
+from ..notebook import MAX_NOTEBOOK_BYTES
 
-MAX_ZIP_BYTES = 512 * 2**20       # uncompressed, per zip file
-MAX_ZIP_MEMBERS = 5000
-MAX_ID = 64                       # characters of a plain id (a suffix adds "--" and 10)
-SUFFIX = "--"
+NOT_A_LEARNER = "not a learner's folder, zip or notebook: a class holds one folder or zip per learner"
 
 
 class InputError(ValueError):
@@ -35,174 +43,159 @@ class InputError(ValueError):
 
 
 @dataclass
+class Notebook:
+    name: str                   # the path inside the learner's upload, for messages
+    data: bytes | None          # at most MAX_NOTEBOOK_BYTES
+    problem: str | None = None  # why it could not be read
+
+
+@dataclass
+class Skipped:
+    path: str                   # as the instructor finds it: a zip's members under the zip's path
+    reason: str
+    learner: str | None = None  # whose upload it was in (their final id); None: nobody's
+
+
+@dataclass
 class Learner:
     name: str
-    notebooks: list[Path] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)  # e.g. a corrupt zip
+    notebooks: list[Notebook] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)  # their row's problem: a refused file, a clash
     source: str = ""    # where the input came from, stable across runs: hashed for unique ids
-    raw: str = ""       # the name as the input spelled it, for the notes on a shared id
+    raw: str = ""       # the name as the input spelled it
+    where: str = ""     # the upload's path as the instructor finds it
+    notes: list[str] = field(default_factory=list)     # for their feedback: files not graded, late
+    skipped: list[Skipped] = field(default_factory=list)
 
     def fingerprint(self) -> str:
-        h = hashlib.sha256(self.name.encode())
-        for p in sorted(self.notebooks):
-            h.update(p.name.encode("utf-8", "surrogateescape"))
-            h.update(_content_digest(p))
-        for problem in self.problems:
-            h.update(problem.encode("utf-8", "surrogateescape"))
+        """Of everything grading reads: the notebooks' names and bytes, and what is said."""
+        h = hashlib.sha256()
+        for text in (self.name, *self.problems, "", *self.notes, ""):
+            _feed(h, text.encode("utf-8", "surrogateescape"))
+        for nb in sorted(self.notebooks, key=lambda n: n.name):
+            _feed(h, nb.name.encode("utf-8", "surrogateescape"))
+            _feed(h, b"data:" + hashlib.sha256(nb.data).digest() if nb.data is not None
+                  else f"problem:{nb.problem}".encode("utf-8", "surrogateescape"))
         return h.hexdigest()
 
 
-def _content_digest(path: Path) -> bytes:
-    """The bytes the grader will read (capped): an unreadable file hashes as its reason."""
-    try:
-        data = read_bytes(path)
-    except (NotebookError, OSError) as exc:
-        data = f"unreadable: {type(exc).__name__}: {exc}".encode("utf-8", "replace")
-    return hashlib.sha256(data).digest()
+def _feed(h, data: bytes) -> None:
+    h.update(len(data).to_bytes(8, "big") + data)  # length-prefixed: no two lists hash alike
 
 
-def safe_name(text: str) -> str:
-    """A folder-safe id: NFKC (full-width and other look-alikes fold to ASCII where
-    Unicode says they are the same), invisible characters dropped (so "an\u200bn" is
-    "ann" and clashes with it), whitespace collapsed, then only [A-Za-z0-9_.-], no
-    leading dot or dash, no "--", at most MAX_ID characters."""
-    text = "".join(c for c in unicodedata.normalize("NFKC", text) if unicodedata.category(c) != "Cf")
-    text = " ".join(text.split())
-    text = re.sub(r"[^A-Za-z0-9_.-]+", "_", text)
-    text = re.sub(r"-{2,}", "-", re.sub(r"_{2,}", "_", text))
-    return text.strip("._-")[:MAX_ID].rstrip("._-") or "submission"
+@dataclass
+class Collected:
+    learners: list[Learner]
+    skipped: list[Skipped]      # every file under the arguments that is not a graded notebook
 
 
-def notebooks_in(folder: Path) -> list[Path]:
-    """Files only (is_file: a FIFO or a device named like a notebook is never opened)."""
-    return sorted(p for p in folder.rglob("*.ipynb")
-                  if ".ipynb_checkpoints" not in p.parts and not p.name.startswith(".") and p.is_file())
-
-
-def _learner(folder: Path, raw: str, source: str) -> Learner:
-    found = notebooks_in(folder)
-    return Learner(safe_name(raw), found, [] if found else ["the folder holds no .ipynb notebook"],
-                   source, raw)
-
-
-def learners_from_folder(folder: Path, source: str) -> list[Learner]:
-    """A folder of notebooks is one learner; a folder of folders is a class.
-    ``source`` names the folder stably (a zip's folders are unpacked somewhere new each run)."""
-    direct = sorted(p for p in folder.glob("*.ipynb") if not p.name.startswith("."))
-    subdirs = sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith("."))
-    if direct or not subdirs:
-        return [_learner(folder, folder.name, source)]
-    return [_learner(d, d.name, f"{source}/{d.name}") for d in subdirs]
-
-
-def extract_zip(path: Path, dest: Path) -> Path:
-    """Extract safely into a fresh folder of its own (unpredictable name, so no two zips,
-    runs or planted folders share one): no absolute paths or '..', bounded size and count."""
-    with zipfile.ZipFile(path) as zf:
-        members = zf.infolist()
-        if len(members) > MAX_ZIP_MEMBERS:
-            raise InputError(f"{path.name}: more than {MAX_ZIP_MEMBERS} files in the zip")
-        if sum(m.file_size for m in members) > MAX_ZIP_BYTES:
-            raise InputError(f"{path.name}: unpacks to more than {MAX_ZIP_BYTES // 2**20} MiB")
-        target = Path(tempfile.mkdtemp(prefix=safe_name(path.stem)[:32] + "-", dir=dest))
-        for m in members:
-            parts = PurePosixPath(m.filename.replace("\\", "/")).parts
-            if m.is_dir() or not parts or parts[0] == "__MACOSX" or ".." in parts or parts[0] == "/":
-                continue
-            out = target.joinpath(*parts)
-            out.parent.mkdir(parents=True, exist_ok=True)
-            with zf.open(m) as src, open(out, "wb") as dst:
-                shutil.copyfileobj(src, dst)
-    return target
-
-
-def collect(args: list[Path], unpack_dir: Path) -> list[Learner]:
-    """Learners in a stable order, with unique ids (see the module's docstring)."""
+def collect(args: list[Path]) -> Collected:
+    """Learners in a stable order, with unique ids, and every file not graded."""
     learners: list[Learner] = []
-    fresh = _unpack_folder(unpack_dir) if any(a.suffix.lower() == ".zip" for a in args) else unpack_dir
+    skipped: list[Skipped] = []
     for arg in args:
-        source = os.path.abspath(arg)
+        where, source = str(arg), os.path.abspath(arg)
         if arg.is_dir():
-            learners += learners_from_folder(arg, source)
-        elif arg.suffix.lower() == ".zip":
-            learners += _from_zip(arg, fresh, source)
-        elif arg.is_file():
-            learners.append(Learner(safe_name(arg.stem), [arg], source=source, raw=arg.stem))
+            found, rest = _container(folder_files(arg), arg.name, where, source, "/")
+        elif is_zip(arg.name) and arg.is_file():
+            head, *members = zip_files(arg, ())
+            found, rest = ([_learner([head], arg.stem, where, source, 0)], []) if head.problem else \
+                _container(members, arg.stem, where, source, "!/", wrapped=True)
+        elif is_notebook(arg.name) and os.path.lexists(arg):
+            found, rest = [_learner(disk_file(arg, (arg.name,)), arg.stem, where, source, 1)], []
+        elif os.path.lexists(arg):
+            found, rest = [], [Skipped(where, "not a notebook, folder or zip file (only .ipynb and .zip "
+                                              "are read: unpack other archives first)")]
         else:
             raise InputError(f"no such file or folder: {arg}")
-    return _unique(_once(learners))
+        learners += found
+        skipped += rest
+    learners = unique(_once(learners))
+    mine = [dataclasses.replace(s, learner=x.name) for x in learners for s in x.skipped]
+    return Collected(learners, list({(s.path, s.learner): s for s in skipped + mine}.values()))
 
 
-def _unpack_folder(unpack_dir: Path) -> Path:
-    """OUT/.unpacked: a real folder of the grader's (not a link planted there), emptied of
-    earlier runs' copies (each run unpacks into new folders; results do not depend on them)."""
-    unpack_dir.mkdir(parents=True, exist_ok=True)
-    if not stat.S_ISDIR(os.lstat(unpack_dir).st_mode):
-        raise InputError(f"{unpack_dir} is not a folder (a link or a file is in the way): remove it")
-    for old in unpack_dir.iterdir():
-        if old.is_dir() and not old.is_symlink():
-            shutil.rmtree(old)
+def _tops(files: list[File]) -> dict[str, str]:
+    """Top-level name -> kind ("file", "folder", "zip", "refused"), system files left out."""
+    tops: dict[str, str] = {}
+    for f in files:
+        if f.parts and not junk(f.parts[:1]):
+            if len(f.parts) == 1:
+                tops[f.parts[0]] = f.kind
+            else:
+                tops.setdefault(f.parts[0], "folder")  # a zip may list no entry for its folders
+    return tops
+
+
+def _container(files: list[File], raw: str, where: str, source: str, sep: str,
+               wrapped: bool = False) -> tuple[list[Learner], list[Skipped]]:
+    """An argument's folder or zip: a class, or one learner (see the module's docstring)."""
+    tops = _tops(files)
+    platform = lms.groups({n: k == "folder" for n, k in tops.items() if k != "refused"})
+    if not platform and wrapped and len(tops) == 1 and "folder" in tops.values():  # one top folder
+        (top,) = tops
+        files = [dataclasses.replace(f, parts=f.parts[1:]) if f.parts[:1] == (top,) else f
+                 for f in files if f.parts != (top,)]
+        where, tops = f"{where}/{top}", _tops(files)
+        platform = lms.groups({n: k == "folder" for n, k in tops.items() if k != "refused"})
+    if platform:
+        learners = [_learner([f for f in files if f.parts[:1] and f.parts[0] in g.entries], g.raw, where,
+                             f"{source}{sep}{g.platform}:{g.uid}", 0, g.notes) for g in platform]
+        taken = {e for g in platform for e in g.entries}
+    elif any(k == "file" and is_notebook(n) for n, k in tops.items()) or tops.get("exercises") == "folder" \
+            or not any(k in ("folder", "zip") for k in tops.values()):
+        return [_learner(files, raw, where, source, 0)], []
+    else:
+        taken = {n for n, k in tops.items() if k in ("folder", "zip")}
+        learners = [_learner([f for f in files if f.parts[:1] == (n,)], n[:-4] if k == "zip" else n,
+                             f"{where}/{n}", f"{source}{sep}{n}", 1) for n, k in sorted(tops.items())
+                    if n in taken]
+    rest = [Skipped(_path(where, f.parts), junk(f.parts) or f.problem or NOT_A_LEARNER)
+            for f in files if f.parts and f.parts[0] not in taken and f.kind not in ("folder", "zip")]
+    return learners, rest
+
+
+def _path(where: str, inner) -> str:
+    return "/".join([where, *inner]) if inner else where
+
+
+def _learner(files: list[File], raw: str, where: str, source: str, strip: int, notes=()) -> Learner:
+    """One learner's upload: ``files`` with their first ``strip`` parts naming the upload."""
+    x = Learner(safe_name(raw), source=source, raw=raw, where=where, notes=list(notes))
+    roots = {f.parts[strip:][:i] for f in files for i, p in enumerate(f.parts[strip:])
+             if p == "exercises" and is_notebook(f.parts[-1])}
+    other = []
+    for f in files:
+        inner = f.parts[strip:]
+        name, path = "/".join(inner) or Path(f.parts[-1] if f.parts else where).name, _path(where, inner)
+        if f.kind in ("folder", "zip") and not f.problem:
+            continue
+        if f.kind in ("folder", "zip", "refused"):
+            x.problems.append(f"{name}: {'not read: ' if f.kind == 'refused' else ''}{f.problem}")
+            x.skipped.append(Skipped(path, f.problem))
+        elif junk(inner):
+            x.skipped.append(Skipped(path, junk(inner)))
+        elif not is_notebook(name):
+            x.skipped.append(Skipped(path, "not a .ipynb notebook"))
+            other.append(name)
+        elif any(inner[i] == "notebooks" and inner[:i] in roots for i in range(len(inner) - 1)):
+            x.skipped.append(Skipped(path, "a lesson of the student edition (only exercises/ is graded)"))
+        elif f.data is not None and len(f.data) > MAX_NOTEBOOK_BYTES:
+            x.notebooks.append(Notebook(name, None, too_large()))
         else:
-            old.unlink()
-    return unpack_dir
+            x.notebooks.append(Notebook(name, f.data, f.problem))
+    if other:
+        x.notes.append(f"not graded, as only .ipynb notebooks are: {_some(other)}")
+    if not x.notebooks:
+        x.problems.append("no .ipynb notebook in this upload" + (f" (it holds {_some(other)})" if other else ""))
+    return x
 
 
-def _from_zip(path: Path, unpack_dir: Path, source: str) -> list[Learner]:
-    def alone(problem: str) -> list[Learner]:
-        return [Learner(safe_name(path.stem), [], [problem], source, path.stem)]
-
-    try:
-        folder = extract_zip(path, unpack_dir)
-    except InputError as exc:
-        return alone(str(exc))
-    # whatever a damaged, encrypted or oddly compressed zip raises is the learner's problem
-    except (zipfile.BadZipFile, OSError, EOFError, RuntimeError, NotImplementedError, ValueError,
-            zlib.error) as exc:
-        return alone(f"the zip file could not be opened ({type(exc).__name__}: {exc})")
-    inner = [p for p in folder.iterdir() if not p.name.startswith(".")]
-    if not inner:
-        return alone("the zip file holds no notebook")
-    if len(inner) == 1 and inner[0].is_dir():  # zip of one top folder: look inside it
-        folder = inner[0]
-    found = learners_from_folder(folder, f"{source}!")
-    if len(found) == 1:
-        found[0].name, found[0].source, found[0].raw = safe_name(path.stem), source, path.stem
-    return found
+def _some(names: list[str], n: int = 5) -> str:
+    return ", ".join(names[:n]) + (f" and {len(names) - n} more" if len(names) > n else "")
 
 
 def _once(learners: list[Learner]) -> list[Learner]:
     """The same input given twice is one learner."""
     seen: set[str] = set()
     return [x for x in learners if not (x.source in seen or seen.add(x.source))]
-
-
-def _unique(learners: list[Learner]) -> list[Learner]:
-    """Ids that clash (case-insensitively: feedback/Ann and feedback/ann are one folder on
-    some disks) all get a suffix from their own path's hash, longer until none clash."""
-    first = _clashes(learners)
-    bases = {id(x): x.name for group in first for x in group}
-    for width in (10, 16, 64):  # distinct sources: sha256 itself never clashes
-        for group in _clashes(learners):
-            for x in group:
-                x.name = f"{x.name.split(SUFFIX)[0]}{SUFFIX}{_digest(x.source, width)}"
-    for group in first:  # said once, with the final ids
-        for x in group:
-            x.problems.append(_clash_note(bases[id(x)], group, x))
-    return learners
-
-
-def _clashes(learners: list[Learner]) -> list[list[Learner]]:
-    groups: dict[str, list[Learner]] = {}
-    for x in learners:
-        groups.setdefault(x.name.casefold(), []).append(x)
-    return [g for g in groups.values() if len(g) > 1]
-
-
-def _digest(source: str, width: int) -> str:
-    return hashlib.sha256(source.encode("utf-8", "surrogateescape")).hexdigest()[:width]
-
-
-def _clash_note(base: str, group: list[Learner], x: Learner) -> str:
-    names = ", ".join(repr(g.raw) for g in group[:5]) + (", ..." if len(group) > 5 else "")
-    return (f"{len(group)} inputs ({names}) give the id {base}: each got a suffix from its "
-            f"path, so this one is {x.name} (from {x.raw!r})")

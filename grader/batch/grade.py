@@ -26,6 +26,7 @@ from pathlib import Path
 from .. import notebook as nbk
 from ..judging import registry
 from .collect import Learner, collect
+from .reading import ReadNotebook, read_notebook
 from ..judging.judge import Broken, Verdict, judge, mistake_answers_for, reference_answers
 from .isolation import resolve_isolation
 from .pieces import pieces_source, reference_functions
@@ -112,68 +113,60 @@ class Exercises:
 
 
 # ------------------------------------------------------------------ one learner
-def guess_lesson(nb, path: Path) -> str | None:
-    lesson = nbk.lesson_of(nb)
-    known = registry.lessons()
-    if lesson in known:
-        return lesson
-    for name in known:  # alice_01_embeddings.ipynb still names its lesson
-        if name in path.name:
-            return name
-    defined = {n for c in nbk.graded_cells(nb) for n in c.defines}
-    scores = {name: len(defined & {e.name for e in registry.for_lesson(name)}) for name in known}
-    best = max(scores, key=scores.get, default=None)
-    return best if best and scores[best] else None
-
-
 def grade_learner(learner: Learner, exercises: Exercises, box: LearnerSandbox) -> Submission:
-    sub = Submission(learner.name, [str(p) for p in learner.notebooks], fingerprint=learner.fingerprint())
-    sub.notes += learner.problems
+    """Every notebook of the learner, in the lessons' order (then by name), never in an
+    order the learner's file names choose; for a lesson handed in twice the higher
+    score counts. ``problem``: what went wrong (what collect found, unreadable notebooks);
+    the gradebook adds the lessons of the assignment not handed in."""
+    sub = Submission(learner.name, [nb.name for nb in learner.notebooks], fingerprint=learner.fingerprint())
+    sub.notes += learner.notes
+    problems = list(learner.problems)
     deadline = time.monotonic() + box.ws.limits.submission_s
     best: dict[str, list[Verdict]] = {}
-    for path in learner.notebooks:
-        lesson, verdicts = grade_notebook(path, exercises, box, deadline, sub.notes)
-        if lesson is None:
+    read = sorted(map(read_notebook, learner.notebooks), key=lambda r: (r.lesson is None, r.lesson or "", r.name))
+    for r in read:
+        if r.why:
+            problems.append(f"{r.name}: could not be read: {r.why}")
+        verdicts = grade_notebook(r, exercises, box, deadline, sub.notes)
+        if verdicts is None:
             continue
-        if lesson in best:
-            keep, drop = sorted([best[lesson], verdicts], key=lambda vs: -sum(v.points for v in vs))
-            sub.notes.append(f"two notebooks for lesson {lesson}: the higher-scoring one counts")
-            verdicts = keep
-        best[lesson] = verdicts
+        if r.lesson in best:
+            sub.notes.append(f"two notebooks for lesson {r.lesson}: the higher-scoring one counts")
+            verdicts = max(best[r.lesson], verdicts, key=lambda vs: sum(v.points for v in vs))
+        best[r.lesson] = verdicts
     sub.lessons = sorted(best)
     sub.verdicts = [v for lesson in sub.lessons for v in best[lesson]]
-    if not best:
-        sub.problem = "; ".join(sub.notes) or "no notebook could be graded"
+    if not best and not problems:
+        problems = ["; ".join(sub.notes) or "no notebook could be graded"]
+    sub.problem = "; ".join(problems) or None
     return sub
 
 
-def grade_notebook(path: Path, exercises: Exercises, box: LearnerSandbox, deadline: float,
-                   notes: list[str]) -> tuple[str | None, list[Verdict]]:
-    try:
-        nb = nbk.read(path)
-    except nbk.NotebookError as exc:
-        notes.append(f"{path.name}: could not be read: {exc}")
-        return None, []
-    except OSError as exc:
-        notes.append(f"{path.name}: could not be opened ({exc.strerror})")
-        return None, []
-    lesson = guess_lesson(nb, path)
-    if lesson is None:
-        notes.append(f"{path.name}: no exercise of any lesson was found in it")
-        return None, []
-    if lesson not in exercises.assignment:
-        notes.append(f"{path.name}: lesson {lesson} is not part of this assignment "
+def grade_notebook(r: ReadNotebook, exercises: Exercises, box: LearnerSandbox, deadline: float,
+                   notes: list[str]) -> list[Verdict] | None:
+    """The verdicts of the notebook's lesson, or None when it counts for no lesson of the
+    assignment. An unreadable notebook of a known lesson scores 0 on each of its exercises,
+    with the reason."""
+    if r.lesson is None:
+        if not r.why:
+            notes.append(f"{r.name}: no exercise of any lesson was found in it")
+        return None
+    if r.lesson not in exercises.assignment:
+        notes.append(f"{r.name}: lesson {r.lesson} is not part of this assignment "
                      f"({', '.join(exercises.assignment)}); not graded")
-        return None, []
-    cells = nbk.graded_cells(nb)
+        return None
+    if r.nb is None:
+        return [_unanswered(e, exercises, "broken", f"the notebook {r.name} could not be read: {r.why}")
+                for e in exercises.by_lesson[r.lesson]]
+    cells = nbk.graded_cells(r.nb)
     verdicts = []
-    for exercise in exercises.by_lesson[lesson]:
+    for exercise in exercises.by_lesson[r.lesson]:
         if time.monotonic() > deadline:
             why = f"not graded: the submission used up its time limit ({box.ws.limits.submission_s:g} s)"
             verdicts.append(_unanswered(exercise, exercises, "broken", why + " on earlier exercises"))
             continue
         verdicts.append(grade_exercise(exercise, cells, exercises, box, notes))
-    return lesson, verdicts
+    return verdicts
 
 
 def grade_exercise(exercise, cells, exercises: Exercises, box: LearnerSandbox, notes: list) -> Verdict:
@@ -221,17 +214,9 @@ def _unanswered(exercise, exercises: Exercises, status: str, message: str) -> Ve
 
 
 def lessons_in(learners: list[Learner]) -> list[str]:
-    """The lessons of every readable notebook in the batch: the default assignment."""
-    found = set()
-    for learner in learners:
-        for path in learner.notebooks:
-            try:
-                lesson = guess_lesson(nbk.read(path), path)
-            except (nbk.NotebookError, OSError, RecursionError):
-                continue
-            if lesson:
-                found.add(lesson)
-    return sorted(found)
+    """The lessons of every notebook in the batch (an unreadable one's from its name or
+    legible text): the default assignment."""
+    return sorted({r.lesson for x in learners for r in map(read_notebook, x.notebooks) if r.lesson})
 
 
 def grade_batch(paths: list[Path], out: Path, limits: Limits | None = None, jobs: int = 1,
@@ -243,15 +228,17 @@ def grade_batch(paths: list[Path], out: Path, limits: Limits | None = None, jobs
     if warning:
         print(warning, file=sys.stderr)
     out.mkdir(parents=True, exist_ok=True)
-    learners = collect(paths, out / ".unpacked")
+    collected = collect(paths)
+    learners = collected.learners
     if not exercises.assignment:
         exercises.assignment = lessons_in(learners)
-    batch = Batch(out, exercises, Submission)
+    batch = Batch(out, exercises, Submission, collected.skipped)
     todo = [x for x in learners if force or _needs_grading(batch.saved(x))]
     report = progress or (lambda sub, exercises: None)
     if hasattr(report, "begin"):
         report.begin(len(learners), len(learners) - len(todo))
     workspace = Workspace(limits or Limits(), mode, slots=max(1, jobs))
+    batch.sandbox = workspace.describe()
     pool = ThreadPoolExecutor(max_workers=max(1, jobs))
     try:
         futures = {pool.submit(_grade_safely, x, exercises, workspace): x for x in todo}
@@ -275,7 +262,8 @@ def _grade_safely(learner: Learner, exercises: Exercises, workspace: Workspace) 
         with workspace.learner() as box:
             return grade_learner(learner, exercises, box)
     except Exception as exc:  # a grader bug costs one learner's row, not the batch
-        return Submission(learner.name, [str(p) for p in learner.notebooks],
-                          internal=True,
-                          problem=f"internal grader error ({type(exc).__name__}: {exc}); "
-                                  "please report it", fingerprint=learner.fingerprint())
+        return Submission(learner.name, [nb.name for nb in learner.notebooks], internal=True,
+                          problem="; ".join([f"internal grader error ({type(exc).__name__}: {exc}); please "
+                                             "report it (a rerun grades this learner again)",
+                                             *learner.problems]),
+                          fingerprint=learner.fingerprint())

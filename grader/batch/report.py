@@ -85,6 +85,17 @@ def columns(exercises) -> list[tuple[str, float]]:
     return [(e.name, e.points) for lesson in exercises.assignment for e in exercises.by_lesson[lesson]]
 
 
+def missing_lessons(s, exercises) -> list[str]:
+    return [x for x in exercises.assignment if x not in s.lessons]
+
+
+def problem_text(s, exercises) -> str:
+    """The gradebook's problem column: what went wrong (collect's findings, unreadable
+    notebooks, an id clash), then each lesson of the assignment not graded."""
+    missing = "; ".join(f"no notebook graded for lesson {x}" for x in missing_lessons(s, exercises))
+    return "; ".join(x for x in (s.problem, missing) if x)
+
+
 def gradebook_csv(subs, exercises) -> str:
     cols = columns(exercises)
     buf = io.StringIO()
@@ -93,45 +104,58 @@ def gradebook_csv(subs, exercises) -> str:
     for s in sorted(subs, key=lambda s: s.name):
         points = {v.exercise: v.points for v in s.verdicts}
         row = [plain(s.name), *[num(points.get(c, 0.0)) for c, _ in cols], num(s.total),
-               num(exercises.max_total()), plain(s.problem, 2 * MAX_TEXT) if s.problem else ""]
+               num(exercises.max_total()), plain(problem_text(s, exercises), 2 * MAX_TEXT)]
         w.writerow([csv_cell(x) for x in row])
     return buf.getvalue()
 
 
-def report_json(subs, exercises, complete: bool, unverified=()) -> str:
+def report_json(subs, exercises, complete: bool, unverified=(), skipped=(), sandbox=None) -> str:
     """``unverified``: learners whose saved result failed its integrity check this run,
-    so it was ignored and they were graded again."""
+    so it was ignored and they were graded again. ``skipped``: every file of the inputs
+    that was not graded (collect.Skipped), with its reason and whose upload held it."""
     report = {"assignment": exercises.assignment, "max_total": exercises.max_total(),
               "scoring": exercises.scoring,
               "submissions": [capped(s.to_dict()) for s in sorted(subs, key=lambda s: s.name)],
               "complete": complete,
               "unverified_state": {"regraded": sorted(unverified),
                                    "why": "the saved result failed its integrity check (edited, "
-                                          "damaged or from another output folder) and was ignored"}}
+                                          "damaged or from another output folder) and was ignored"},
+              "skipped": [{k: capped(v) for k, v in vars(x).items()} for x in skipped],
+              "sandbox": sandbox or {}}  # the walls and limits learner code ran under
     return json.dumps(report, indent=1)
 
 
 # ------------------------------------------------------------------ feedback.md
+HIDDEN_ONLY = ("Points count the hidden tests only; the public examples, which `check()` runs in "
+               "your notebook, are for practice.")
+
+
 def feedback_md(s, exercises) -> str:
-    """The learner's letter: points over the whole assignment, each exercise's verdict,
-    and the lessons of the assignment this learner did not submit."""
+    """The learner's letter: what went wrong, points over the whole assignment, each
+    exercise's verdict, and the lessons of the assignment not graded (said to be
+    missing only when nothing went wrong that could explain it: an unreadable notebook
+    is never called a missing one)."""
     lines = [f"# Feedback for {md(s.name)}", ""]
     if s.problem:
-        lines += [f"**Nothing could be graded:** {md(s.problem, 2 * MAX_TEXT)}", ""]
+        head = "Something went wrong" if s.verdicts else "Nothing could be graded"
+        lines += [f"**{head}:** {md(s.problem, 2 * MAX_TEXT)}", ""]
     lessons = exercises.assignment
     if lessons:
         lines += [f"Lessons {', '.join(f'`{x}`' for x in lessons)}: "
-                  f"**{num(s.total)} / {num(exercises.max_total())}** points.", ""]
-    for lesson in lessons:
-        if lesson not in s.lessons:
+                  f"**{num(s.total)} / {num(exercises.max_total())}** points. {HIDDEN_ONLY}", ""]
+    for lesson in missing_lessons(s, exercises):
+        if s.problem:
+            lines += [f"**No notebook for lesson `{lesson}` could be graded** (see above): its "
+                      f"exercises score 0.", ""]
+        else:
             lines += [f"**No notebook for lesson `{lesson}` was found** in this submission: its "
                       f"exercises score 0.", ""]
     for v in s.verdicts:
         status = v.status.replace("_", " ") if v.status in STATUSES else md(v.status)
         lines += [f"## {md(v.exercise)}: {num(v.points)} / {num(v.max_points)} ({status})", "",
                   *verdict_lines(v, exercises), ""]
-    if s.notes and not s.problem:
-        lines += ["## Notes", ""] + [f"- {md(n)}" for n in s.notes] + [""]
+    if s.notes and s.problem != "; ".join(s.notes):  # not when the notes are the problem
+        lines += ["## Notes", ""] + [f"- {md(n)}" for n in s.notes[:MAX_JSON_ITEMS]] + [""]
     return cap_bytes("\n".join(lines))
 
 

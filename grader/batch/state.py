@@ -33,7 +33,7 @@ from .report import feedback_md, gradebook_csv, report_json
 STATE_VERSION = 3
 KEY_BYTES = 32
 MAX_STATE_BYTES = 32 * 2**20
-_SAFE_ID = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")  # what collect.safe_name makes
+_SAFE_ID = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")  # what ids.safe_name makes
 
 
 class OutputError(OSError):
@@ -129,8 +129,11 @@ def load_key(state: Path, root: Path) -> bytes:
 class Batch:
     """OUT/.state/<learner>.json per finished learner; shared files rebuilt from them."""
 
-    def __init__(self, out: Path, exercises, submission_type):
+    def __init__(self, out: Path, exercises, submission_type, skipped=()):
+        """``skipped``: the inputs' files that are not graded (collect), for report.json."""
         self.out, self.exercises, self.Submission = out, exercises, submission_type
+        self.skipped = list(skipped)
+        self.sandbox: dict = {}  # what held learner code in (Workspace.describe), for report.json
         self.state = out / ".state"
         self.lock = threading.Lock()
         self.unverified: set[str] = set()   # saved results that failed verification this run
@@ -204,13 +207,14 @@ class Batch:
     def rebuild(self, learners) -> list:
         subs = [s for s in (self.saved(x) for x in learners) if s is not None]
         write_atomic(self.out / "report.json",
-                     report_json(subs, self.exercises, len(subs) == len(learners), self.unverified), self.out)
+                     report_json(subs, self.exercises, len(subs) == len(learners), self.unverified,
+                                 self.skipped, self.sandbox), self.out)
         write_atomic(self.out / "gradebook.csv", gradebook_csv(subs, self.exercises), self.out)
         return subs
 
 
 def _safe_id(name: str) -> str:
-    """Ids come from collect.safe_name; anything else would be a grader bug, and must
+    """Ids come from ids.safe_name; anything else would be a grader bug, and must
     never become a path outside the output folder."""
     if not _SAFE_ID.fullmatch(name) or len(name) > 200:
         raise ValueError(f"internal grader error: unsafe learner id {name!r}")

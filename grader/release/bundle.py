@@ -16,7 +16,7 @@ from pathlib import Path
 
 import nbformat
 
-from . import edition
+from . import edition, stubs
 from .. import notebook as nbk
 from ..judging import registry, sampling_judge, stats, wire
 from ..judging.judge import Broken, NotAttempted, Raised, call_answer
@@ -256,14 +256,24 @@ def edition_map() -> dict:
                           for e in registry.load_all().values()}}
 
 
+def write_exercises(folder: Path) -> None:
+    """The exercise notebooks, made from solutions/ by the generator `grader stubs` uses;
+    never copied from exercises/, which a maintainer who did the exercises in their
+    checkout (as the README invites) may have filled with answers."""
+    folder.mkdir()
+    for path, text in stubs.generate(ROOT / "solutions", folder).items():
+        if path.parent == folder:  # generate also returns the solutions' own text
+            path.write_text(text, encoding="utf-8")
+
+
 def build_release(out: Path, force: bool = False) -> Path:
     if out.exists():
         if not force:
             raise ValueError(f"{out} exists; choose a new folder or pass --force")
         shutil.rmtree(out)
     out.mkdir(parents=True)
-    for folder in ("notebooks", "exercises"):
-        shutil.copytree(ROOT / folder, out / folder, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    shutil.copytree(ROOT / "notebooks", out / "notebooks", ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    write_exercises(out / "exercises")
     package = out / "gpt2course"
     shutil.copytree(ROOT / "gpt2course", package, ignore=shutil.ignore_patterns("__pycache__"))
     for name, spec in STUDENT_MODULES.items():

@@ -1,0 +1,383 @@
+"""Inputs into learners (grader/batch/collect.py, files.py, lms.py): every layout an
+instructor hands in, the shape kept (only an argument is a class, an upload is one
+learner whatever it holds), every file accounted for, zips read in memory within limits.
+
+Most tests call collect() on real files; the few that grade go through the CLI.
+"""
+import csv
+import json
+import os
+import stat
+import subprocess
+import sys
+import zipfile
+
+import pytest
+
+from conftest import ROOT
+from grader.batch import collect as col
+from grader.batch import files
+from test_hostile import GOOD_EMBED, GOOD_ONE_HOT, embed_doing, write_learner
+
+GRADE = [sys.executable, "-m", "grader", "grade"]
+NB1 = (ROOT / "solutions" / "01_embeddings_exercises.ipynb").read_bytes()
+NB2 = (ROOT / "solutions" / "02_attention_exercises.ipynb").read_bytes()
+WRONG = embed_doing("return wte[idx]")
+
+
+def learner_folder(folder, *names):
+    folder.mkdir(parents=True)
+    for name in names:
+        (folder / name).write_bytes(NB2 if "02" in name else NB1)
+    return folder
+
+
+def zip_with(path, members):
+    """members: name -> bytes (or a str, written as UTF-8)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, data in members.items():
+            zf.writestr(name, data)
+    return path
+
+
+def zip_bytes(members) -> bytes:
+    import io
+
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, data in members.items():
+            zf.writestr(name, data)
+    return buf.getvalue()
+
+
+def by_name(collected):
+    return {x.name: x for x in collected.learners}
+
+
+def notebooks(learner):
+    return sorted(nb.name for nb in learner.notebooks)
+
+
+def skipped(collected):
+    return {s.path: (s.reason, s.learner) for s in collected.skipped}
+
+
+def grade(*inputs, out):
+    proc = subprocess.run(GRADE + [str(i) for i in inputs] + ["--out", str(out), "--jobs", "2",
+                                                              "--isolation", "python", "--timeout", "20"],
+                          capture_output=True, text=True, timeout=600, cwd=ROOT)
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr[-3000:]
+    return proc
+
+
+def rows(out):
+    return {r["submission"]: r for r in csv.DictReader((out / "gradebook.csv").open(newline=""))}
+
+
+# ------------------------------------------------------------------ layouts
+def test_a_zip_beside_learner_folders_is_a_learner(tmp_path):
+    """The issue's case: alice/, bob/, carol/ and dave.zip grade four learners, and the
+    one file that is nobody's is listed, in report.json and on the console."""
+    sub = tmp_path / "submissions"
+    for name in ("alice", "bob", "carol"):
+        write_learner(sub / name, [GOOD_EMBED, GOOD_ONE_HOT])
+    write_learner(tmp_path / "src", [WRONG, GOOD_ONE_HOT])
+    zip_with(sub / "dave.zip", {"01_embeddings.ipynb": (tmp_path / "src" / "01_embeddings.ipynb").read_bytes()})
+    (sub / "class-list.txt").write_text("alice bob carol dave")
+    out = tmp_path / "out"
+    proc = grade(sub, out=out)
+    got = {n: (r["total"], r["problem"]) for n, r in rows(out).items()}
+    assert got == {"alice": ("2", ""), "bob": ("2", ""), "carol": ("2", ""), "dave": ("1", "")}
+    assert "graded 4 submission(s)" in proc.stdout
+    report = json.loads((out / "report.json").read_text())
+    assert report["skipped"] == [{"path": str(sub / "class-list.txt"), "learner": None,
+                                  "reason": col.NOT_A_LEARNER}]
+    assert f"skipped 1 file(s)" in proc.stdout and f"{sub / 'class-list.txt'}: not a learner's" in proc.stdout
+
+
+def test_a_folder_of_zips_is_a_class(tmp_path):
+    sub = tmp_path / "submissions"
+    zip_with(sub / "ann.zip", {"01_embeddings_exercises.ipynb": NB1})
+    zip_with(sub / "bob.zip", {"bob/01_embeddings_exercises.ipynb": NB1, "bob/02_attention_exercises.ipynb": NB2})
+    got = by_name(col.collect([sub]))
+    assert sorted(got) == ["ann", "bob"]
+    assert notebooks(got["ann"]) == ["01_embeddings_exercises.ipynb"]
+    assert notebooks(got["bob"]) == ["bob/01_embeddings_exercises.ipynb", "bob/02_attention_exercises.ipynb"]
+    assert got["bob"].notebooks[0].data in (NB1, NB2)  # read into memory, nothing extracted
+    assert sorted(os.listdir(tmp_path)) == ["submissions"]
+
+
+def test_a_zip_of_learner_zips_is_a_class(tmp_path):
+    inner = {"ann.zip": zip_bytes({"01_embeddings_exercises.ipynb": NB1}),
+             "bob.zip": zip_bytes({"work/01_embeddings_exercises.ipynb": NB1})}
+    got = by_name(col.collect([zip_with(tmp_path / "class.zip", inner)]))
+    assert sorted(got) == ["ann", "bob"]
+    assert notebooks(got["bob"]) == ["work/01_embeddings_exercises.ipynb"]
+    assert got["ann"].notebooks[0].data == NB1
+
+
+@pytest.mark.parametrize("wrapper", ["", "class-2024/"])
+def test_a_zip_of_learner_folders_is_a_class(tmp_path, wrapper):
+    members = {f"{wrapper}ann/01_embeddings_exercises.ipynb": NB1, f"{wrapper}bob/02_attention_exercises.ipynb": NB2}
+    got = by_name(col.collect([zip_with(tmp_path / "class.zip", members)]))
+    assert sorted(got) == ["ann", "bob"] and notebooks(got["bob"]) == ["02_attention_exercises.ipynb"]
+
+
+def test_a_zip_of_one_learner_is_named_by_the_zip(tmp_path):
+    for members in ({"01_embeddings_exercises.ipynb": NB1}, {"kim/01_embeddings_exercises.ipynb": NB1}):
+        (x,) = col.collect([zip_with(tmp_path / "kim-hw.zip", members)]).learners
+        assert x.name == "kim-hw" and notebooks(x) == ["01_embeddings_exercises.ipynb"]
+
+
+CANVAS = {
+    "smithjane_4021_880011_01_embeddings_exercises.ipynb": NB1,
+    "smithjane_4021_880012_02_attention_exercises.ipynb": NB2,
+    "doejohn_LATE_4077_880020_01_embeddings_exercises.ipynb": NB1,
+    "doejohn_LATE_4077_880021_answers.pdf": b"%PDF-1.4",
+}
+
+
+def test_a_canvas_download_groups_each_learner_s_files(tmp_path):
+    collected = col.collect([zip_with(tmp_path / "submissions.zip", CANVAS)])
+    got = by_name(collected)
+    assert sorted(got) == ["doejohn_4077", "smithjane_4021"]
+    assert notebooks(got["smithjane_4021"]) == sorted(n for n in CANVAS if n.startswith("smithjane"))
+    assert "Canvas marks this submission late" in got["doejohn_4077"].notes
+    assert skipped(collected) == {str(tmp_path / "submissions.zip" / "doejohn_LATE_4077_880021_answers.pdf"):
+                                  ("not a .ipynb notebook", "doejohn_4077")}
+    # the same files unpacked into a folder by the instructor
+    folder = tmp_path / "unpacked"
+    folder.mkdir()
+    for name, data in CANVAS.items():
+        (folder / name).write_bytes(data)
+    assert sorted(by_name(col.collect([folder]))) == ["doejohn_4077", "smithjane_4021"]
+
+
+@pytest.mark.parametrize("odd", ["notes.ipynb", "SmithJane_4021_880013_x.ipynb", "smithjane_4021_x.ipynb",
+                                 "smith_jane_4021_880013_x.ipynb"])
+def test_the_canvas_recogniser_needs_every_name_to_match_whole(tmp_path, odd):
+    """One name that is not Canvas's: no regrouping, the zip is one learner as any other."""
+    (x,) = col.collect([zip_with(tmp_path / "hw.zip", {**CANVAS, odd: NB1})]).learners
+    assert x.name == "hw" and len(x.notebooks) == 4
+
+
+MOODLE_FOLDERS = {
+    "Jane Smith_4021_assignsubmission_file_/01_embeddings_exercises.ipynb": NB1,
+    "Jane Smith_4021_assignsubmission_file_/02_attention_exercises.ipynb": NB2,
+    "Jane Smith_4021_assignsubmission_onlinetext_/onlinetext.html": "<p>done</p>",
+    "John Doe_4077_assignsubmission_file_/exercises/01_embeddings_exercises.ipynb": NB1,
+}
+
+
+def test_a_moodle_download_groups_each_learner_s_folders(tmp_path):
+    collected = col.collect([zip_with(tmp_path / "moodle.zip", MOODLE_FOLDERS)])
+    got = by_name(collected)
+    assert sorted(got) == ["Jane_Smith_4021", "John_Doe_4077"]
+    assert [n.rsplit("/", 1)[-1] for n in notebooks(got["Jane_Smith_4021"])] == \
+        ["01_embeddings_exercises.ipynb", "02_attention_exercises.ipynb"]
+    assert len(got["John_Doe_4077"].notebooks) == 1
+    (why, whose), = skipped(collected).values()
+    assert why == "not a .ipynb notebook" and whose == "Jane_Smith_4021"
+
+
+def test_a_moodle_download_of_flat_files(tmp_path):
+    flat = {"Jane Smith_4021_assignsubmission_file_01_embeddings_exercises.ipynb": NB1,
+            "Jane Smith_4021_assignsubmission_file_02_attention_exercises.ipynb": NB2,
+            "John Doe_4077_assignsubmission_file_01_embeddings_exercises.ipynb": NB1}
+    got = by_name(col.collect([zip_with(tmp_path / "moodle.zip", flat)]))
+    assert {n: len(x.notebooks) for n, x in got.items()} == {"Jane_Smith_4021": 2, "John_Doe_4077": 1}
+
+
+def test_a_moodle_folder_name_without_its_trailing_underscore_is_not_moodle_s(tmp_path):
+    members = {"Jane Smith_4021_assignsubmission_file/01_embeddings_exercises.ipynb": NB1,
+               "John Doe_4077_assignsubmission_file_/01_embeddings_exercises.ipynb": NB1}
+    got = by_name(col.collect([zip_with(tmp_path / "moodle.zip", members)]))
+    assert sorted(got) == ["Jane_Smith_4021_assignsubmission_file", "John_Doe_4077_assignsubmission_file"]
+
+
+def test_a_student_edition_handed_back_whole_is_graded_on_its_exercises(tmp_path):
+    edition = tmp_path / "class" / "ann"
+    learner_folder(edition / "exercises", "01_embeddings_exercises.ipynb")
+    learner_folder(edition / "notebooks", "01_embeddings.ipynb")
+    (edition / "gpt2course").mkdir()
+    (edition / "gpt2course" / "numpy_gpt.py").write_text("x = 1")
+    for arg in (tmp_path / "class", edition):  # inside a class, or as the argument itself
+        collected = col.collect([arg])
+        (x,) = collected.learners
+        assert x.name == "ann" and notebooks(x) == ["exercises/01_embeddings_exercises.ipynb"]
+        reasons = skipped(collected)
+        assert reasons[str(edition / "notebooks" / "01_embeddings.ipynb")][0].startswith("a lesson of the student")
+
+
+# ------------------------------------------------------------------ the shape is the instructor's
+def test_an_upload_is_one_learner_whatever_it_holds(tmp_path):
+    """eve.zip holds folders named like classmates: they are eve's. carol, who sent
+    nothing, gets no one's work; alice keeps her plain id and her own row."""
+    klass = tmp_path / "class"
+    write_learner(klass / "alice", [GOOD_EMBED, GOOD_ONE_HOT])
+    write_learner(klass / "bob", [GOOD_EMBED, GOOD_ONE_HOT])
+    (klass / "carol").mkdir()
+    write_learner(tmp_path / "wrong", [WRONG, GOOD_ONE_HOT])
+    write_learner(tmp_path / "right", [GOOD_EMBED, GOOD_ONE_HOT])
+    zip_with(klass / "eve.zip", {"alice/01_embeddings.ipynb": (tmp_path / "wrong" / "01_embeddings.ipynb").read_bytes(),
+                                 "carol/01_embeddings.ipynb": (tmp_path / "right" / "01_embeddings.ipynb").read_bytes()})
+    got = by_name(col.collect([klass]))
+    assert sorted(got) == ["alice", "bob", "carol", "eve"]
+    assert notebooks(got["eve"]) == ["alice/01_embeddings.ipynb", "carol/01_embeddings.ipynb"]
+    assert got["carol"].notebooks == [] and got["alice"].problems == []
+    out = tmp_path / "out"
+    grade(klass, out=out)
+    table = rows(out)
+    assert sorted(table) == ["alice", "bob", "carol", "eve"]
+    assert (table["alice"]["total"], table["alice"]["problem"]) == ("2", "")
+    assert table["carol"]["total"] == "0" and "no .ipynb notebook" in table["carol"]["problem"]
+    assert table["eve"]["total"] == "2"  # two notebooks for lesson 01: the higher-scoring one
+
+
+def test_only_an_argument_can_be_a_class(tmp_path):
+    """A learner's folder of folders is still that learner's, at any depth."""
+    klass = tmp_path / "class"
+    learner_folder(klass / "bob" / "week1", "01_embeddings_exercises.ipynb")
+    learner_folder(klass / "bob" / "week2", "02_attention_exercises.ipynb")
+    zip_with(klass / "bob" / "week3.zip", {"ann/01_embeddings_exercises.ipynb": NB1})
+    learner_folder(klass / "ann", "01_embeddings_exercises.ipynb")
+    got = by_name(col.collect([klass]))
+    assert sorted(got) == ["ann", "bob"]
+    assert notebooks(got["bob"]) == ["week1/01_embeddings_exercises.ipynb", "week2/02_attention_exercises.ipynb",
+                                     "week3.zip/ann/01_embeddings_exercises.ipynb"]
+
+
+def test_every_file_is_graded_or_listed(tmp_path):
+    """Each file under the arguments, on disk or in a zip, is a learner's notebook or in
+    the skipped list (the property the console summary and report.json rest on)."""
+    klass = tmp_path / "class"
+    learner_folder(klass / "ann", "01_embeddings_exercises.ipynb")
+    (klass / "ann" / ".ipynb_checkpoints").mkdir()
+    (klass / "ann" / ".ipynb_checkpoints" / "01_embeddings_exercises-checkpoint.ipynb").write_bytes(NB1)
+    (klass / "ann" / "embed.py").write_text("def embed(): pass")
+    (klass / "empty").mkdir()
+    (klass / "README.md").write_text("hi")
+    (klass / ".DS_Store").write_bytes(b"\0")
+    zip_with(klass / "bob.zip", {"bob/01_embeddings_exercises.ipynb": NB1, "__MACOSX/bob/._x": "x",
+                                 "bob/data.csv": "1,2", "/etc/evil.ipynb": NB1, "../up.ipynb": NB1})
+    (klass / "broken.zip").write_bytes(b"PK\x03\x04 not a zip")
+    every = set()
+    for root, _, names in os.walk(klass):
+        for name in names:
+            path = os.path.join(root, name)
+            if zipfile.is_zipfile(path):
+                every |= {f"{path}/{n}" for n in zipfile.ZipFile(path).namelist()}
+            else:
+                every.add(path)
+    collected = col.collect([klass])
+    graded = {f"{x.where}/{nb.name}" for x in collected.learners for nb in x.notebooks}
+    listed = set(skipped(collected))
+    folders = {p for p in listed if os.path.isdir(p)}  # a system folder is listed once, whole
+    assert folders == {str(klass / "ann" / ".ipynb_checkpoints")}
+    assert {p for p in every if not any(p.startswith(f + "/") for f in folders)} == graded | (listed - folders)
+    assert not graded & listed
+    got = by_name(collected)
+    assert "no .ipynb notebook" in got["empty"].problems[0]
+    assert "could not be opened" in got["broken"].problems[0]
+    assert any("embed.py" in n for n in got["ann"].notes)
+
+
+# ------------------------------------------------------------------ zips, bounded and refused
+def test_a_zip_is_limited_by_what_it_unpacks_to(tmp_path, monkeypatch):
+    monkeypatch.setattr(files, "MAX_ZIP_BYTES", 2**20)
+    bomb = zip_with(tmp_path / "bomb.zip", {"01_embeddings.ipynb": b"\0" * (2 * 2**20)})
+    assert bomb.stat().st_size < 2**20 / 4  # compressed, it is well within the limit
+    (x,) = col.collect([bomb]).learners
+    assert x.notebooks == [] and "unpacks to more than 1 MiB" in x.problems[0]
+
+
+def test_zips_inside_a_zip_share_its_limit(tmp_path, monkeypatch):
+    monkeypatch.setattr(files, "MAX_ZIP_BYTES", 2**20)
+    inner = zip_bytes({"01_embeddings.ipynb": b"\0" * (2**20 // 2 + 1)})
+    outer = zip_with(tmp_path / "class.zip", {"ann.zip": inner, "bob.zip": inner})
+    got = by_name(col.collect([outer]))
+    assert got["ann"].notebooks and "unpacks to more than 1 MiB" in got["bob"].problems[0]
+
+
+def test_a_zip_is_limited_in_members(tmp_path, monkeypatch):
+    monkeypatch.setattr(files, "MAX_ZIP_MEMBERS", 3)
+    many = zip_with(tmp_path / "many.zip", {f"{i}.ipynb": NB1 for i in range(4)})
+    (x,) = col.collect([many]).learners
+    assert "more than 3 files" in x.problems[0]
+
+
+@pytest.mark.parametrize("member, why", [("/tmp/abs/01_embeddings_exercises.ipynb", "an absolute path"),
+                                         ("C:/abs/01_embeddings_exercises.ipynb", "an absolute path"),
+                                         ("../01_embeddings_exercises.ipynb", "'..'"),
+                                         ("ann/../../01_embeddings_exercises.ipynb", "'..'")])
+def test_unsafe_zip_members_yield_nothing(tmp_path, member, why):
+    collected = col.collect([zip_with(tmp_path / "ann.zip", {member: NB1})])
+    (x,) = collected.learners
+    assert x.notebooks == [] and why in x.problems[0]
+    assert why in skipped(collected)[f"{tmp_path / 'ann.zip'}/{member}"][0]
+
+
+def test_a_symlink_member_is_not_followed(tmp_path):
+    info = zipfile.ZipInfo("ann/01_embeddings_exercises.ipynb")
+    info.external_attr = (stat.S_IFLNK | 0o777) << 16
+    path = tmp_path / "ann.zip"
+    with zipfile.ZipFile(path, "w") as zf:
+        zf.writestr(info, str(ROOT / "solutions" / "01_embeddings_exercises.ipynb"))
+    (x,) = col.collect([path]).learners
+    assert x.notebooks == [] and "symbolic link" in x.problems[0]
+
+
+def test_links_on_disk_are_not_followed(tmp_path):
+    klass = tmp_path / "class"
+    learner_folder(klass / "ann", "01_embeddings_exercises.ipynb")
+    (klass / "mal").mkdir()
+    (klass / "mal" / "01_embeddings_exercises.ipynb").symlink_to(klass / "ann" / "01_embeddings_exercises.ipynb")
+    (klass / "mal" / "others").symlink_to(klass / "ann", target_is_directory=True)
+    got = by_name(col.collect([klass]))
+    assert got["mal"].notebooks == [] and all("not followed" in p for p in got["mal"].problems[:2])
+
+
+def test_a_large_notebook_in_a_zip_is_refused_unread(tmp_path, monkeypatch):
+    monkeypatch.setattr(files, "MAX_NOTEBOOK_BYTES", 1000)
+    (x,) = col.collect([zip_with(tmp_path / "ann.zip", {"01_embeddings_exercises.ipynb": NB1})]).learners
+    (nb,) = x.notebooks
+    assert nb.data is None and "larger than" in nb.problem
+
+
+def test_something_that_is_no_input_is_listed_not_fatal(tmp_path):
+    (tmp_path / "class.tar.gz").write_bytes(b"\x1f\x8b")
+    learner_folder(tmp_path / "ann", "01_embeddings_exercises.ipynb")
+    collected = col.collect([tmp_path / "class.tar.gz", tmp_path / "ann"])
+    assert [x.name for x in collected.learners] == ["ann"]
+    assert "only .ipynb and .zip" in skipped(collected)[str(tmp_path / "class.tar.gz")][0]
+
+
+# ------------------------------------------------------------------ ids and fingerprints
+def test_ids_are_cut_to_their_maximum_length():
+    assert len(col.safe_name("a" * 300)) == col.MAX_ID
+    assert len(col.safe_name("é" * 300 + "b" * 300)) <= col.MAX_ID
+
+
+def test_a_clash_names_the_other_input_in_both_problems(tmp_path):
+    learner_folder(tmp_path / "a" / "kim", "01_embeddings_exercises.ipynb")
+    zip_with(tmp_path / "b" / "kim.zip", {"01_embeddings_exercises.ipynb": NB1})
+    one, two = col.collect([tmp_path / "a" / "kim", tmp_path / "b" / "kim.zip"]).learners
+    assert one.name != two.name and one.name.startswith("kim--")
+    assert str(tmp_path / "b" / "kim.zip") in one.problems[0] and str(tmp_path / "a" / "kim") in two.problems[0]
+
+
+def test_the_fingerprint_follows_the_content(tmp_path):
+    ann = learner_folder(tmp_path / "ann", "01_embeddings_exercises.ipynb")
+    before = col.collect([ann]).learners[0].fingerprint()
+    assert col.collect([ann]).learners[0].fingerprint() == before
+    (ann / "01_embeddings_exercises.ipynb").write_bytes(NB1.replace(b"wte[idx]", b"wte[idx ]", 1))
+    assert col.collect([ann]).learners[0].fingerprint() != before
+
+
+def test_a_moodle_download_of_one_learner_or_inside_a_top_folder(tmp_path):
+    one = {"Jane Smith_4021_assignsubmission_file_/01_embeddings_exercises.ipynb": NB1}
+    assert [x.name for x in col.collect([zip_with(tmp_path / "a.zip", one)]).learners] == ["Jane_Smith_4021"]
+    wrapped = {f"Assignment 1-4711/{n}": data for n, data in MOODLE_FOLDERS.items()}
+    got = by_name(col.collect([zip_with(tmp_path / "b.zip", wrapped)]))
+    assert sorted(got) == ["Jane_Smith_4021", "John_Doe_4077"]
