@@ -177,7 +177,8 @@ def namespaces_problem() -> str | None:
         return "bubblewrap (bwrap) is not installed"
     with tempfile.TemporaryDirectory(prefix="gpt2-grading-probe-") as tmp:
         os.chmod(tmp, 0o755)
-        shutil.copyfile(HERE / "_walls.py", Path(tmp) / "_walls.py")
+        for name in ("_walls.py", "_syscalls.py"):
+            shutil.copyfile(HERE / name, Path(tmp) / name)
         uid = learner_uids(1)[0] if privileged() else None
         cmd = bwrap_command(Path(tmp)) + [sys.executable, "-I", "-S", "-c", PROBE % (INSIDE, uid)]
         try:
