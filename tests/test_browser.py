@@ -12,7 +12,15 @@ python3 kernel are found), then
   typing a column redraws its plot); a full-page screenshot of each lesson goes to
   SCREENSHOTS;
 - types a correct `embed` and a classic mistake into a copy of the first
-  exercise notebook and checks what `check(embed)` prints.
+  exercise notebook and checks what `check(embed)` prints (the time the first
+  one takes is printed, not asserted: benchmarks/check_latency.py holds the target);
+- builds the student release and opens it through its own `open_course.py`
+  (its command line, --allow-root only as root, and only the settings it
+  installs): no news question; lesson 07's stored outputs name the exercise each
+  cell waits for; lesson 08's stored widget outputs show as text, never as a
+  disconnected widget; the first `check(embed)` there (time printed); a lesson
+  cell that fails on the learner's buggy `embed` shows its own line, the assert's
+  message and the `check(embed)` to run.
 
 Needs Playwright for Python and a Chromium (Debian: `apt-get install chromium`;
 another binary: GPT2_BROWSER_CHROMIUM=/path); without them the tests are
@@ -22,6 +30,8 @@ and checkpoints go to the temporary folder.
 """
 from __future__ import annotations
 
+import contextlib
+import importlib.util
 import json
 import os
 import re
@@ -110,9 +120,9 @@ def _user_settings(config_dir: Path) -> None:
         path.write_text(json.dumps(values))
 
 
-@pytest.fixture(scope="module")
-def lab(tmp_path_factory):
-    home = tmp_path_factory.mktemp("jupyter")
+def _isolated_env(home: Path) -> dict:
+    """Jupyter's config, data, runtime and IPython folders of our own (autosave off); the venv's
+    share/jupyter stays visible (JupyterLab's assets, the widgets extension, the kernel)."""
     dirs = {name: home / name.lower() for name in
             ("JUPYTER_CONFIG_DIR", "JUPYTER_DATA_DIR", "JUPYTER_RUNTIME_DIR", "IPYTHONDIR")}
     for d in dirs.values():
@@ -120,21 +130,26 @@ def lab(tmp_path_factory):
     _user_settings(dirs["JUPYTER_CONFIG_DIR"])
     env = {**os.environ, **{k: str(v) for k, v in dirs.items()}}
     env.pop("JUPYTER_PATH", None)      # the venv's share/jupyter comes from sys.prefix
+    env.pop("PYTHONPATH", None)
     env["JUPYTER_PLATFORM_DIRS"] = "1"
-    port, token = _free_port(), secrets.token_hex(24)
-    args = [str(JUPYTER_LAB), "--no-browser", "--ServerApp.ip=127.0.0.1",
-            f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
-            f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={ROOT}",
-            "--LabApp.expose_app_in_browser=True",
+    return env
+
+
+def _server_args(home: Path, port: int, token: str) -> list[str]:
+    return ["--no-browser", "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
+            f"--IdentityProvider.token={token}", "--LabApp.expose_app_in_browser=True",
             # checkpoints (JupyterLab makes one when it opens a file) go to the tmp folder
             f"--FileCheckpoints.checkpoint_dir={home / 'checkpoints'}",
             # the exercise copies live in .browser-tmp/, a hidden folder
             "--ContentsManager.allow_hidden=True"]
-    if os.getuid() == 0:
-        args.append("--allow-root")
+
+
+@contextlib.contextmanager
+def _serve(command: list[str], cwd: Path, env: dict, home: Path, port: int, token: str):
+    """Start JupyterLab, wait until it answers, yield its address; stop it and its kernels after."""
     log_path = home / "jupyter-lab.log"
     log = open(log_path, "wb")
-    proc = subprocess.Popen(args, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+    proc = subprocess.Popen(command, cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT,
                             stdin=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     try:
@@ -161,6 +176,20 @@ def lab(tmp_path_factory):
                 proc.kill()
                 proc.wait(timeout=10)
         log.close()
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    home = tmp_path_factory.mktemp("jupyter")
+    env = _isolated_env(home)
+    port, token = _free_port(), secrets.token_hex(24)
+    args = [str(JUPYTER_LAB), *_server_args(home, port, token), f"--ServerApp.root_dir={ROOT}"]
+    if os.getuid() == 0:
+        args.append("--allow-root")
+    try:
+        with _serve(args, ROOT, env, home, port, token) as server:
+            yield server
+    finally:
         shutil.rmtree(SCRATCH, ignore_errors=True)
 
 
@@ -179,8 +208,7 @@ def browser():
         b.close()
 
 
-@pytest.fixture
-def page(browser, lab):
+def _page(browser, server):
     context = browser.new_context(viewport={"width": 1400, "height": 900})
     pg = context.new_page()
     pg.set_default_timeout(30_000)
@@ -189,7 +217,12 @@ def page(browser, lab):
     pg.page_errors = errors
     yield pg
     context.close()
-    _shutdown_sessions(lab["base"], lab["token"])
+    _shutdown_sessions(server["base"], server["token"])
+
+
+@pytest.fixture
+def page(browser, lab):
+    yield from _page(browser, lab)
 
 
 # --------------------------------------------------------------------------- page helpers
@@ -226,10 +259,14 @@ def open_notebook(page, lab, relpath: str):
 
 
 def assert_no_dialog(page, what: str):
+    """No modal dialog, and no "Jupyter news" question (a notification toast in JupyterLab 4)."""
     dialogs = page.locator(".jp-Dialog")
     if dialogs.count():
         text = " | ".join(t.strip() for t in dialogs.all_inner_texts())
         pytest.fail(f"{what}: a dialog appeared: {text[:500]}")
+    toasts = " | ".join(t.strip() for t in page.locator(".Toastify").all_inner_texts())
+    if "Jupyter news" in toasts:
+        pytest.fail(f"{what}: JupyterLab asks about news: {toasts[:300]}")
 
 
 def cell_node_js(body: str) -> str:
@@ -249,7 +286,10 @@ def errors_shown(page) -> list[str]:
                                  out.push(`cell ${{i}} (stderr): ${{e.textContent.slice(0, 800)}}`); }});
             n.querySelectorAll('.jp-OutputArea-output').forEach(e => {{
                 if (/Error displaying widget|Failed to load model class/.test(e.textContent))
-                    out.push(`cell ${{i}} (widget): ${{e.textContent.slice(0, 300)}}`); }});
+                    out.push(`cell ${{i}} (widget): ${{e.textContent.slice(0, 300)}}`);
+                // a widget view without its kernel's model: drawn with broken-link marks
+                if (e.querySelector('.jupyter-widgets-disconnected'))
+                    out.push(`cell ${{i}} (widget shown disconnected): ${{e.textContent.slice(0, 300)}}`); }});
         }});
         return out;
     }}""")
@@ -288,12 +328,8 @@ def full_screenshot(page, path: Path):
 
 # --------------------------------------------------------------------------- lessons
 
-@pytest.mark.parametrize("lesson", LESSONS, ids=[p.stem for p in LESSONS])
-def test_lesson_runs_in_jupyterlab(page, lab, lesson):
-    relpath = lesson.relative_to(ROOT).as_posix()
-    saved = saved_outputs(lesson)
-
-    open_notebook(page, lab, relpath)
+def run_all_cells(page, relpath: str, screenshot: Path) -> dict:
+    """Clear the outputs, run every cell, wait for the kernel; a full screenshot either way."""
     page.evaluate("() => window.jupyterapp.commands.execute('notebook:clear-all-cell-outputs')")
     page.wait_for_function(f"() => {CURRENT}.content.node.querySelectorAll('.jp-OutputArea-output').length === 0")
     page.evaluate("""() => {
@@ -307,12 +343,21 @@ def test_lesson_runs_in_jupyterlab(page, lab, lesson):
             f"() => window.__gpt2RunAll !== null && ({JS_KERNEL_IDLE})() && ({JS_NO_BUSY_PROMPT})()",
             timeout=LESSON_RUN_MS, polling=250)
     finally:
-        full_screenshot(page, SCREENSHOTS / f"{lesson.stem}.png")
+        full_screenshot(page, screenshot)
     assert_no_dialog(page, relpath)
+    return page.evaluate("() => window.__gpt2RunAll")
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=[p.stem for p in LESSONS])
+def test_lesson_runs_in_jupyterlab(page, lab, lesson):
+    relpath = lesson.relative_to(ROOT).as_posix()
+    saved = saved_outputs(lesson)
+
+    open_notebook(page, lab, relpath)
+    result = run_all_cells(page, relpath, SCREENSHOTS / f"{lesson.stem}.png")
 
     errors = errors_shown(page)
     assert not errors, f"{relpath}: cells show errors:\n" + "\n".join(errors)
-    result = page.evaluate("() => window.__gpt2RunAll")
     assert result == {"ok": True}, f"{relpath}: run-all did not finish cleanly: {result}"
     not_run = page.evaluate(f"""() => {CURRENT}.content.widgets
         .map((c, i) => [i, c.model.type, c.model.executionCount])
@@ -453,13 +498,22 @@ def _type_and_check(page, index: int, code: str, expected: str):
     page.keyboard.press("Shift+Enter")       # run the exercise cell, select its check cell
     page.wait_for_function(f"() => {CURRENT}.content.activeCellIndex === {index + 1}", timeout=10_000)
     page.keyboard.press("Shift+Enter")       # run the check cell
+    started = time.perf_counter()
     output = cells.nth(index + 1).locator(".jp-OutputArea-output")
     try:
         output.filter(has_text=expected).first.wait_for(timeout=CELL_MS)
     except Exception:
         shown = output.all_inner_texts() if output.count() else []
         pytest.fail(f"check cell {index + 1}: expected {expected!r}, shows {shown}")
+    took = time.perf_counter() - started
     page.wait_for_function(JS_KERNEL_IDLE, timeout=CELL_MS)
+    return took
+
+
+def print_latency(what: str, seconds: float) -> None:
+    """Recorded, not asserted (no timed tests): the target lives in benchmarks/check_latency.py."""
+    sys.__stdout__.write(f"\n{what}: {seconds:.2f} s in the browser (key press to verdict shown)\n")
+    sys.__stdout__.flush()
 
 
 def test_exercise_typed_in_the_editor(page, lab):
@@ -473,12 +527,148 @@ def test_exercise_typed_in_the_editor(page, lab):
     page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-above')")
     page.wait_for_function(f"() => ({JS_KERNEL_IDLE})() && ({JS_NO_BUSY_PROMPT})()", timeout=CELL_MS)
 
-    _type_and_check(page, index, CORRECT_EMBED, "embed: PASSED")
+    first = _type_and_check(page, index, CORRECT_EMBED, "embed: PASSED")
+    print_latency("the course: first check(embed) of the kernel", first)
     _type_and_check(page, index, MISTAKE_EMBED, "position rows looked up by token id")
     full_screenshot(page, SCREENSHOTS / f"{EXERCISE.stem}.png")
     assert_no_dialog(page, copy.name)
     errors = errors_shown(page)
     assert not errors, "exercise notebook shows errors:\n" + "\n".join(errors)
+
+
+# --------------------------------------------------------------------------- the student release
+
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+POSITION_EXERCISES = re.compile(r"\bpositions\.(sinusoidal_positions|position_similarity|principal_components)\(")
+PROBE = ["import numpy as np\nfrom gpt2course import numpy_gpt\n"
+         "wte = np.arange(12.0).reshape(4, 3)\nwpe = np.array([[0.0] * 3, [10.0] * 3])",
+         "ids = np.array([1, 1])\nx = numpy_gpt.embed(wte, wpe, ids)\n\n# token rows plus position rows\n"
+         "assert np.array_equal(x, wte[ids] + wpe[:2]), 'x0 is not the token rows plus the position rows'"]
+
+
+def _launcher(bundle: Path):
+    spec = importlib.util.spec_from_file_location("open_course", bundle / "open_course.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def release(tmp_path_factory):
+    from grader.release.bundle import build_release
+
+    return build_release(tmp_path_factory.mktemp("release") / "student")
+
+
+@pytest.fixture(scope="module")
+def release_lab(tmp_path_factory, release):
+    """The release opened the way its README says, through its open_course.py: the command line is
+    the launcher's (--allow-root only as root: JupyterLab refuses root without it) and the only
+    JupyterLab settings are those the launcher installs (not the course's, which make puts in the venv)."""
+    home = tmp_path_factory.mktemp("jupyter-release")
+    env = {**_isolated_env(home), "PYTHONPATH": str(release)}   # as `pip install -e .` there would
+    launcher = _launcher(release)
+    installed = launcher.install_settings(home / "prefix")
+    assert installed is not None
+    port, token = _free_port(), secrets.token_hex(24)
+    command = launcher.lab_command([*_server_args(home, port, token),
+                                    f"--LabApp.app_settings_dir={installed.parent.parent}"])
+    with _serve(command, release, env, home, port, token) as server:
+        yield {**server, "bundle": release}
+
+
+@pytest.fixture
+def release_page(browser, release_lab):
+    yield from _page(browser, release_lab)
+
+
+def stored_lines(page) -> dict[int, str]:
+    """For each cell showing a stored output, its line naming the exercise."""
+    return {int(i): line for i, line in page.evaluate(f"""() => {{
+        const out = [];
+        {CURRENT}.content.widgets.forEach((cell, i) => {{
+            const line = cell.node.innerText.split('\\n').find(l => l.startsWith('stored output: finish'));
+            if (line) out.push([i, line]);
+        }});
+        return out;
+    }}""")}
+
+
+def test_release_lesson_07_names_the_exercise_each_cell_waits_for(release_page, release_lab):
+    page, relpath = release_page, "notebooks/07_position_embeddings.ipynb"
+    open_notebook(page, release_lab, relpath)
+    run_all_cells(page, relpath, SCREENSHOTS / "release_07_position_embeddings.png")
+    errors = errors_shown(page)
+    assert not errors, f"release {relpath}: cells show errors:\n" + "\n".join(errors)
+    # the first cell that calls an exercise (and no other) waits for that one: lesson 07's
+    # PCA cell once named position_similarity, whose results it does not use
+    lines, seen, checked = stored_lines(page), set(), 0
+    for i in sorted(lines):
+        called = set(POSITION_EXERCISES.findall(cell_source(release_lab["bundle"] / relpath, i)))
+        if len(called) == 1 and not called & seen:
+            assert f"finish `{next(iter(called))}`" in lines[i], f"cell {i}: {lines[i]}"
+            checked += 1
+        seen |= called
+    assert checked >= 2, lines
+
+
+def test_release_lesson_08_stored_widgets_are_text(release_page, release_lab):
+    page, relpath = release_page, "notebooks/08_training_sampling.ipynb"
+    open_notebook(page, release_lab, relpath)
+    run_all_cells(page, relpath, SCREENSHOTS / "release_08_training_sampling.png")
+    errors = errors_shown(page)   # a stored widget view would show disconnected (broken-link marks)
+    assert not errors, f"release {relpath}: cells show errors:\n" + "\n".join(errors)
+    saved, lines = saved_outputs(release_lab["bundle"] / relpath), stored_lines(page)
+    waiting = [i for i, mimes in saved.items() if WIDGET_VIEW in mimes and i in lines]
+    assert waiting, "no cell with a saved widget shows a stored output here"
+    cells = page.locator(".jp-Notebook .jp-Cell")
+    for i in waiting:
+        cell = cells.nth(i)
+        assert cell.locator(".jp-OutputArea-output .jupyter-widgets").count() == 0, f"cell {i}"
+        text = cell.locator(".jp-OutputArea").inner_text()
+        assert "100%|" in text or "interactive widget" in text, f"cell {i}: {text[:300]}"
+        cell.scroll_into_view_if_needed()
+        cell.screenshot(path=str(SCREENSHOTS / f"release_08_stored_widget_cell_{i}.png"))
+
+
+def test_release_first_check(release_page, release_lab):
+    page, relpath = release_page, "exercises/01_embeddings_exercises.ipynb"
+    index = _exercise_cell_index(release_lab["bundle"] / relpath, "embed")
+    open_notebook(page, release_lab, relpath)
+    page.evaluate(f"(i) => {{ {CURRENT}.content.activeCellIndex = i; }}", index)
+    page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-above')")
+    page.wait_for_function(f"() => ({JS_KERNEL_IDLE})() && ({JS_NO_BUSY_PROMPT})()", timeout=CELL_MS)
+    first = _type_and_check(page, index, CORRECT_EMBED, "embed: PASSED")
+    print_latency("the student release: first check(embed) of the kernel", first)
+    assert_no_dialog(page, relpath)
+
+
+def test_release_failing_lesson_cell_shows_its_line_and_the_check_to_run(release_page, release_lab):
+    bundle = release_lab["bundle"]
+    exercise = bundle / "exercises" / "01_embeddings_exercises.ipynb"
+    nb = json.loads(exercise.read_text())
+    cell = nb["cells"][_exercise_cell_index(exercise, "embed")]
+    cell["source"] = CORRECT_EMBED.replace("return wte[idx] + wpe[:seq_len]", "return wte[idx] + wpe[idx]")
+    exercise.write_text(json.dumps(nb))       # the learner's saved notebook, with a classic mistake
+    probe = {"cells": [{"cell_type": "code", "execution_count": None, "id": f"probe-{i}", "metadata": {},
+                        "outputs": [], "source": src} for i, src in enumerate(PROBE)],
+             "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
+             "nbformat": 4, "nbformat_minor": 5}
+    (bundle / "notebooks" / "probe.ipynb").write_text(json.dumps(probe))
+    page, relpath = release_page, "notebooks/probe.ipynb"
+    open_notebook(page, release_lab, relpath)
+    run_all_cells(page, relpath, SCREENSHOTS / "release_failing_lesson_cell.png")
+    try:
+        shown = page.wait_for_function(cell_node_js(
+            "const texts = Array.from(node.querySelectorAll('.jp-OutputArea-output')).map(e => e.textContent);"
+            "return texts.find(t => t.includes('Traceback') && t.includes('AssertionError:')) || null;"),
+            arg=1, timeout=15_000).json_value()
+    except Exception:
+        pytest.fail(f"the failing lesson cell shows no AssertionError: {errors_shown(page)}")
+    assert "----> 5 assert np.array_equal(x, wte[ids] + wpe[:2])" in shown, shown
+    assert "AssertionError: x0 is not the token rows plus the position rows" in shown, shown
+    assert ("This cell ran your `embed` from exercises/01_embeddings_exercises.ipynb: "
+            "run check(embed) there") in shown, shown
 
 
 def test_zz_screenshots_folder(capsys):

@@ -174,3 +174,32 @@ def test_one_test_is_singular_and_tuple_items_are_named():
     loss, dE = expected[0]
     v = judge(ex, case, [(loss, dE * 2)], expected)
     assert "failed 1 of 1 test;" in v.message and "dE: right shape and dtype" in v.message
+
+
+def _fresh_process(code: str) -> str:
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
+def test_first_check_imports_only_the_lessons_up_to_its_exercise():
+    """The first check() in a kernel waits for no later lesson's imports (lesson 08's is torch):
+    what made it take seconds in the browser."""
+    out = _fresh_process("""
+import sys
+from grader import check
+def embed(wte, wpe, idx):
+    return wte[idx] + wpe[:idx.shape[-1]]
+check(embed)
+print('torch' in sys.modules, sorted(m for m in sys.modules if m.startswith('grader.lessons.l')))
+""")
+    assert out.splitlines()[-1] == "False ['grader.lessons.l01_embeddings']"
+
+
+def test_exercises_are_listed_in_lesson_order_whichever_lesson_was_imported_first():
+    every = "from grader.judging import registry\nprint(list(registry.load_all()))"
+    assert _fresh_process("import grader.lessons.l03_mlp_block\n" + every) == _fresh_process(every)
+    assert list(registry.load_all())[:2] == ["embed", "one_hot_embed"]

@@ -308,3 +308,82 @@ def test_bundle_is_installable_metadata(bundle):
     assert meta["tool"]["setuptools"]["package-data"]["grader.lessons"] == ["data/*"]
     assert any(d.startswith("numpy") for d in project["dependencies"])
     assert "pytest" not in " ".join(project["dependencies"])
+
+
+# --------------------------------------------------------------------------- stored outputs, the launcher
+def test_stored_widget_views_become_text(tmp_path):
+    """Fixture: a notebook that tqdm and ipywidgets really wrote (run by nbclient, widget state saved)."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    from grader.release.lesson_cells import WIDGET_NOTE, WIDGET_VIEW, stored_outputs
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell("from tqdm.auto import tqdm\nfor _ in tqdm(range(7), desc='train'):\n    pass"),
+                nbformat.v4.new_code_cell("import ipywidgets\nipywidgets.IntSlider(3)"),
+                nbformat.v4.new_code_cell("print('plain')")]
+    NotebookClient(nb, timeout=120, kernel_name="python3", store_widget_state=True).execute()
+    assert all(WIDGET_VIEW in c.outputs[0].data for c in nb.cells[:2])  # the fixture has widget views
+    nbformat.write(nb, tmp_path / "lesson.ipynb")
+    stored = list(stored_outputs(tmp_path).values())
+    assert [[o["output_type"] for o in outs] for outs in stored] == [["display_data"], ["display_data"], ["stream"]]
+    bar, slider = stored[0][0]["data"], stored[1][0]["data"]
+    assert list(bar) == ["text/plain"] and bar["text/plain"].startswith("train: 100%|██████████| 7/7 [")
+    assert slider == {"text/plain": WIDGET_NOTE}
+    assert stored[2][0]["text"] == "plain\n"
+
+
+def test_bundle_stores_no_widget_view(bundle):
+    import json
+
+    stored = json.loads((bundle / "gpt2course" / "stored_outputs.json").read_text())
+    views = [key for key, outs in stored.items() for o in outs if "widget-view" in json.dumps(o.get("data", {}))]
+    assert views == []
+
+
+def launcher(bundle):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("open_course", bundle / "open_course.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_launcher_adds_allow_root_only_for_root_and_opens_lesson_01(bundle):
+    lab = launcher(bundle)
+    as_root, as_user = lab.lab_command(["--no-browser"], root=True), lab.lab_command(root=False)
+    assert "--allow-root" in as_root and "--allow-root" not in as_user
+    assert as_root[-1] == "--no-browser" and as_user[1:3] == ["-m", "jupyterlab"]
+    assert f"--ServerApp.root_dir={bundle.resolve()}" in as_user
+    url = next(a for a in as_user if a.startswith("--LabApp.default_url=/lab/tree/"))
+    assert (bundle / url.removeprefix("--LabApp.default_url=/lab/tree/")).is_file()
+    readme = (bundle / "README.md").read_text()
+    assert ".venv/bin/python open_course.py" in readme and "\n.venv/bin/jupyter lab" not in readme
+
+
+def test_launcher_installs_the_no_news_setting_where_jupyterlab_reads_it(bundle, tmp_path):
+    from jupyterlab_server.settings_utils import _get_overrides  # what the server itself calls
+
+    lab = launcher(bundle)
+    app_settings = tmp_path / "share" / "jupyter" / "lab" / "settings"
+    assert _get_overrides(str(app_settings))[0].get("@jupyterlab/apputils-extension:notification") is None
+    assert lab.install_settings(tmp_path) is not None
+    notification = _get_overrides(str(app_settings))[0]["@jupyterlab/apputils-extension:notification"]
+    assert notification == {"checkForUpdates": False, "fetchNews": "false"}
+    (app_settings / "overrides.json").write_text('{"a:b": {"c": 1}}')  # the learner's own file stays theirs
+    lab.install_settings(tmp_path)
+    assert _get_overrides(str(app_settings))[0]["a:b"] == {"c": 1}
+
+
+def test_release_decodes_only_the_exercise_checked(bundle):
+    proc = run_in_bundle(bundle, """
+from grader import check
+from grader.judging import registry
+def embed(wte, wpe, idx):
+    raise NotImplementedError
+check(embed)
+print(sorted(e.name for e in registry.load_all().values() if dict.__len__(e.stored)))
+""")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[-1] == "['embed']"

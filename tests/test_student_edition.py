@@ -1,6 +1,10 @@
 """The student edition's lessons run top to bottom on the learner's own code:
 with untouched stubs (cells that need an exercise show their stored output and
-name it), and with every exercise solved (every cell live, no stored output)."""
+name it), and with every exercise solved (every cell live, no stored output).
+A failing lesson cell shows its own line and names the exercise it ran; a
+stored output names the exercise the cell really waits for."""
+import ast
+import re
 import shutil
 
 import nbformat
@@ -9,9 +13,11 @@ from nbclient import NotebookClient
 
 from grader import notebook as nbk
 from grader.release.bundle import build_release
-from gpt2course import student
+from gpt2course import cell_names, student_cells
 
 from conftest import ROOT
+
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
 LESSONS = sorted(p.name for p in (ROOT / "notebooks").glob("*.ipynb"))
 
@@ -62,7 +68,9 @@ def test_lesson_runs_on_unfinished_stubs_with_stored_outputs(editions, name, mon
         cell = nb.cells[i]
         want = [o for o in by_id[cell.id].outputs if o.output_type in ("display_data", "execute_result")]
         got = [o for o in cell.outputs if o.output_type in ("display_data", "execute_result")]
-        assert [sorted(o.data) for o in got] == [sorted(o.data) for o in want]
+        # a widget's view cannot outlive its kernel: it comes back as text
+        assert [sorted(o.data) for o in got] == [["text/plain"] if WIDGET_VIEW in o.data else sorted(o.data)
+                                                 for o in want]
 
 
 @pytest.mark.parametrize("name", LESSONS)
@@ -72,26 +80,116 @@ def test_lesson_runs_live_when_every_exercise_is_done(editions, name, monkeypatc
 
 
 def test_a_bug_in_the_learners_code_shows_as_an_error(editions, tmp_path, monkeypatch):
+    bundle = with_buggy_embed(editions, tmp_path, "raise KeyError('my own bug')")
+    _, errors, notes = run_lesson(bundle, "01_embeddings.ipynb", monkeypatch)
+    assert notes == [] and any("KeyError: 'my own bug'" in e for e in errors)
+
+
+def test_cell_key_ignores_trailing_whitespace_only():
+    assert student_cells.cell_key("x = 1\ny = 2\n") == student_cells.cell_key("x = 1  \ny = 2")
+    assert student_cells.cell_key("x = 1") != student_cells.cell_key("x = 2")
+
+
+@pytest.mark.parametrize("code, stored, reads", [
+    ("import numpy as np\nx, y = f(a)\ndef g(b):\n    return b + c\n", {"np", "x", "y", "g"}, {"f", "a", "c"}),
+    ("x = 1\ny = x + z", {"x", "y"}, {"z"}),
+    ("y = x\nx = 1", {"x", "y"}, {"x"}),
+    ("x += 1", {"x"}, {"x"}),
+    # a comprehension's variables are its own (lesson 07's PCA cell after the similarity cell)
+    ("pcs = {name: pc(t) for name, t in tables.items()}", {"pcs"}, {"pc", "tables"}),
+    ("s = [v for row in m for v in row if v > lim]", {"s"}, {"m", "lim"}),
+    ("for name, p in pcs.items():\n    show(name, p)", {"name", "p"}, {"pcs", "show"}),
+    ("def f(a, *b, k=d, **kw):\n    z = a\n    return z + e\nf(1)", {"f"}, {"d", "e"}),
+    ("rms = lambda a: (a ** 2).mean() + bias", {"rms"}, {"bias"}),
+    ("class C(Base):\n    n = 1\n    m = n + outer", {"C"}, {"Base", "outer"}),
+    ("try:\n    f()\nexcept ValueError as err:\n    msg = str(err)", {"err", "msg"}, {"f", "ValueError", "str"}),
+    ("with open(p) as fh:\n    text = fh.read()", {"fh", "text"}, {"open", "p"}),
+    ("if (n := len(xs)) > 2:\n    print(n)", {"n"}, {"len", "xs", "print"}),
+], ids=["imports-def", "in-order", "read-first", "augmented", "dict-comprehension", "nested-comprehension",
+        "for-loop", "function", "lambda", "class", "except", "with", "walrus"])
+def test_names_a_cell_assigns_and_reads_before_assigning(code, stored, reads):
+    names = cell_names.names_of(ast.parse(code))
+    assert names.stored == stored and names.reads == reads
+
+
+# --------------------------------------------------------------------------- a failing lesson cell
+PROBE = ["import numpy as np\nfrom gpt2course import numpy_gpt\n"
+         "wte = np.arange(12.0).reshape(4, 3)\nwpe = np.array([[0.0] * 3, [10.0] * 3])",
+         "ids = np.array([1, 1])\nx = numpy_gpt.embed(wte, wpe, ids)\n\n# token rows plus position rows\n"
+         "assert np.array_equal(x, wte[ids] + wpe[:2]), 'x0 is not the token rows plus the position rows'\n"
+         "print('not reached')",
+         "n = 1\nnumpy_gpt.embed(wte, wpe, np.array([3]))",
+         "n = 2\nn + 1"]
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def with_buggy_embed(editions, tmp_path, body):
     bundle = tmp_path / "buggy"
     shutil.copytree(editions["solved"], bundle)
     path = bundle / "exercises" / "01_embeddings_exercises.ipynb"
     nb = nbk.read(path)
     for cell in nb.cells:
         if "exercise" in nbk.tags(cell) and "def embed" in nbk.cell_source(cell):
-            cell.source = "def embed(wte, wpe, idx):\n    raise KeyError('my own bug')\n"
+            cell.source = "def embed(wte, wpe, idx):\n    " + body + "\n"
     nbformat.write(nb, path)
-    _, errors, notes = run_lesson(bundle, "01_embeddings.ipynb", monkeypatch)
-    assert notes == [] and any("KeyError: 'my own bug'" in e for e in errors)
+    return bundle
 
 
-def test_cell_key_ignores_trailing_whitespace_only():
-    assert student.cell_key("x = 1\ny = 2\n") == student.cell_key("x = 1  \ny = 2")
-    assert student.cell_key("x = 1") != student.cell_key("x = 2")
+def test_a_failing_lesson_cell_points_at_its_line_and_at_check(editions, tmp_path, monkeypatch):
+    bundle = with_buggy_embed(editions, tmp_path, "return wte[idx] + wpe[idx]   # my bug")
+    monkeypatch.setenv("PYTHONPATH", str(bundle))
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(code) for code in PROBE]
+    NotebookClient(nb, timeout=120, kernel_name="python3", allow_errors=True,
+                   resources={"metadata": {"path": str(bundle / "notebooks")}}).execute()
+    errors = {i: ANSI.sub("", "\n".join(o.traceback)) for i, c in enumerate(nb.cells)
+              for o in c.outputs if o.output_type == "error"}
+    assert sorted(errors) == [1, 2], errors
+    check_note = ("This cell ran your `embed` from exercises/01_embeddings_exercises.ipynb: "
+                  "run check(embed) there")
+    # the assert on line 5, its message, and which exercise to check
+    assert "Cell In[2], line 5" in errors[1] and "----> 5 assert np.array_equal" in errors[1], errors[1]
+    assert "AssertionError: x0 is not the token rows plus the position rows" in errors[1]
+    assert check_note in errors[1]
+    # an error inside the learner's function: the lesson's line, then the learner's own line
+    assert "----> 2 numpy_gpt.embed(wte, wpe, np.array([3]))" in errors[2], errors[2]
+    assert "01_embeddings_exercises.ipynb, cell" in errors[2] and "----> 2     return wte[idx] + wpe[idx]" in errors[2]
+    assert "IndexError" in errors[2] and check_note in errors[2]
+    assert "student_cells.py" not in errors[2] and "student.py" not in errors[2]
+    # the value of a last expression still shows
+    assert [o.data["text/plain"] for o in nb.cells[3].outputs if o.output_type == "execute_result"] == ["3"]
 
 
-def test_names_a_cell_assigns_and_reads():
-    import ast
+# --------------------------------------------------------------------------- which exercise a cell waits for
+def run_notebook(nb, folder):
+    NotebookClient(nb, timeout=300, kernel_name="python3", allow_errors=True,
+                   resources={"metadata": {"path": str(folder)}}).execute()
+    return nb
 
-    names = student.names_of(ast.parse("import numpy as np\nx, y = f(a)\ndef g(b):\n    return b + c\n"))
-    assert {"np", "x", "y", "g"} <= names.stored
-    assert {"f", "a", "c"} <= names.loaded and "b" not in names.loaded
+
+@pytest.mark.parametrize("lesson, module, name", [("07_position_embeddings", "positions", "position_similarity")])
+def test_a_cell_waits_only_for_what_it_needs(editions, tmp_path, monkeypatch, lesson, module, name):
+    """The oracle is the course itself with that one function raising: the cells that then fail
+    need it. In the student edition with only that exercise unfinished, exactly those cells show
+    a stored output, naming it (lesson 07's PCA cell once named it although it does not need it)."""
+    course = nbformat.read(ROOT / "notebooks" / f"{lesson}.ipynb", as_version=4)
+    course.cells.insert(0, nbformat.v4.new_code_cell(
+        f"from gpt2course import {module} as _m\ndef _missing(*args, **kwargs):\n"
+        f"    raise RuntimeError('missing')\n_m.{name} = _missing"))
+    monkeypatch.delenv("PYTHONPATH", raising=False)
+    run_notebook(course, ROOT / "notebooks")
+    need = [c.id for c in course.cells[1:] if any(o.output_type == "error" for o in c.get("outputs", []))]
+    assert need, "the oracle found no cell that needs the exercise"
+
+    bundle = tmp_path / "one_missing"
+    shutil.copytree(editions["solved"], bundle)
+    for path in (bundle / "exercises").glob("*.ipynb"):
+        nb = nbk.read(path)
+        for cell in nb.cells:
+            if "exercise" in nbk.tags(cell) and f"def {name}(" in nbk.cell_source(cell):
+                cell.source = f"def {name}(*args, **kwargs):\n    raise NotImplementedError\n"
+        nbformat.write(nb, path)
+    student_nb, errors, notes = run_lesson(bundle, f"{lesson}.ipynb", monkeypatch)
+    assert errors == []
+    assert [student_nb.cells[i].id for i, _ in notes] == need
+    assert all(f"finish `{name}`" in line for _, line in notes), notes

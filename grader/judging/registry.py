@@ -95,13 +95,23 @@ def register(exercise: Exercise) -> Exercise:
 
 
 def load_all() -> dict[str, Exercise]:
-    from .. import lessons  # noqa: F401  (importing registers every lesson's exercises)
+    from .. import lessons  # importing a lesson's module registers its exercises
 
+    lessons.load()
+    in_order = sorted(_REGISTRY.values(), key=lambda e: e.lesson)  # whichever lesson was imported first
+    if list(_REGISTRY.values()) != in_order:
+        _REGISTRY.clear()
+        _REGISTRY.update((e.name, e) for e in in_order)
     return _REGISTRY
 
 
 def get(name: str) -> Exercise | None:
-    return load_all().get(name)
+    """The exercise ``name``, importing lessons only until it is found (check() is fast)."""
+    if name not in _REGISTRY:
+        from .. import lessons
+
+        lessons.load(until=lambda: name in _REGISTRY)
+    return _REGISTRY.get(name)
 
 
 def for_lesson(lesson: str) -> list[Exercise]:

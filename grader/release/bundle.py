@@ -17,6 +17,7 @@ from pathlib import Path
 import nbformat
 
 from . import edition, stubs
+from .lesson_cells import mark_lessons, stored_outputs
 from .. import notebook as nbk
 from ..judging import registry, sampling_judge, stats, wire
 from ..judging.judge import Broken, NotAttempted, Raised, call_answer
@@ -80,15 +81,6 @@ STUDENT_MODULES = {
 HIDDEN_BODY = ('raise NotImplementedError("{module}.{name} is part of an exercise\'s answer, so the student '
                'edition leaves it out. The exercises themselves (numpy_gpt.embed, numpy_gpt.block, ...) run '
                'your own code.")')
-LESSON_NOTE = (
-    "> **Student edition.** This lesson runs on **your own code**: the cells that use an exercise "
-    "(`numpy_gpt.embed`, `numpy_gpt.layer_norm`, ...) call your function from your saved exercise "
-    "notebook in `exercises/`. Until an exercise is done, such a cell shows the output it had in the "
-    "course, headed *stored output*, with a line naming the exercise to finish (and so do the cells "
-    "that need its results). Once you have finished and saved every exercise up to this lesson, "
-    "every cell runs live on your own model and no stored output is left. Save your exercise "
-    "notebook before re-running a lesson cell: the lesson reads the saved file.")
-
 LOADER = """\"\"\"Student release: exercises rebuilt from stored public data (no reference code).\"\"\"
 import json
 from pathlib import Path
@@ -116,22 +108,50 @@ def _answer(tree, load):
     return wire.decode(tree, load, GPTConfig)
 
 
+class _Stored(dict):
+    \"\"\"One exercise's stored answers, decoded when check() first asks for them.\"\"\"
+
+    def __init__(self, entry, load):
+        super().__init__()
+        self.entry, self.load = entry, load
+
+    def __missing__(self, key):
+        if key not in ("expected", "mistakes"):
+            raise KeyError(key)
+        self["expected"] = [_answer(t, self.load) for t in self.entry["expected"]]
+        self["mistakes"] = {m["name"]: [_answer(t, self.load) for t in m["answers"]]
+                            for m in self.entry["mistakes"]}
+        return self[key]
+
+
+def _public_cases(entry, load):
+    decoded = []
+
+    def cases():
+        if not decoded:
+            decoded.extend(Case(wire.decode(c["args"], load, GPTConfig), True, c["raises"],
+                                tuple(c["mention"]), c["about"]) for c in entry["cases"])
+        return decoded
+    return cases
+
+
 def _load():
+    # each exercise's data is decoded on first use: the first check() in a kernel stays quick
     load = wire.folder_loader(str(DATA))
     for entry in json.loads((DATA / "index.json").read_text()):
-        cases = [Case(wire.decode(c["args"], load, GPTConfig), True, c["raises"], tuple(c["mention"]),
-                      c["about"]) for c in entry["cases"]]
         register(Exercise(
             name=entry["name"], lesson=entry["lesson"], reference=None,
             uses=tuple(entry["uses"]), judge=JUDGES.get(entry["judge"]),
-            public_cases=lambda cases=cases: cases, hidden_cases=lambda rng: [],
+            public_cases=_public_cases(entry, load), hidden_cases=lambda rng: [],
             mistakes=[Mistake(m["name"], m["explanation"], None) for m in entry["mistakes"]],
             tolerance=entry["tolerance"], points=entry["points"],
             hints=tuple(entry["hints"]), returns=tuple(entry["returns"]),
-            stored={"expected": [_answer(t, load) for t in entry["expected"]],
-                    "mistakes": {m["name"]: [_answer(t, load) for t in m["answers"]]
-                                 for m in entry["mistakes"]}},
+            stored=_Stored(entry, load),
         ))
+
+
+def load(until=None):
+    \"\"\"Every exercise is registered when this module is imported; its data is read on first use.\"\"\"
 
 
 _load()
@@ -220,13 +240,6 @@ def _mark_student_module(tree: ast.Module) -> None:
     tree.body.append(ast.parse("_student.install()").body[0])
 
 
-def mark_lessons(folder: Path) -> None:
-    for path in sorted(folder.glob("*.ipynb")):
-        nb = nbformat.read(path, as_version=4)
-        nb.cells.insert(0, nbformat.v4.new_markdown_cell(LESSON_NOTE, id="student-edition-note"))
-        nbformat.write(nb, path)
-
-
 def student_exercises(folder: Path) -> None:
     """The exercise notebooks' edition-specific cells, written for the student edition."""
     for path in sorted(folder.glob("*.ipynb")):
@@ -235,19 +248,6 @@ def student_exercises(folder: Path) -> None:
         if lesson:
             edition.fill(nb, lesson, edition.STUDENT)
         nbformat.write(nb, path)
-
-
-def stored_outputs(folder: Path) -> dict[str, list]:
-    """Every lesson cell's outputs, keyed by a hash of its source (gpt2course.student)."""
-    from gpt2course.student import cell_key
-
-    stored = {}
-    for path in sorted(folder.glob("*.ipynb")):
-        for cell in nbformat.read(path, as_version=4).cells:
-            if cell.cell_type == "code" and cell.get("outputs"):
-                outputs = [{k: v for k, v in out.items() if k != "execution_count"} for out in cell.outputs]
-                stored[cell_key(nbk.cell_source(cell))] = outputs
-    return stored
 
 
 def edition_map() -> dict:
@@ -295,7 +295,15 @@ def build_release(out: Path, force: bool = False) -> Path:
     enc.close()
     (out / "README.md").write_text(STUDENT_README)
     (out / "pyproject.toml").write_text(student_pyproject())
+    add_launcher(out)
     return out
+
+
+def add_launcher(out: Path) -> None:
+    """open_course.py and the JupyterLab settings it installs (no news prompt, root allowed)."""
+    (out / "config").mkdir(exist_ok=True)
+    shutil.copy2(ROOT / "config" / "jupyterlab-overrides.json", out / "config" / "jupyterlab-overrides.json")
+    shutil.copy2(ROOT / "config" / "open_course.py", out / "open_course.py")
 
 
 def student_pyproject() -> str:
@@ -333,11 +341,15 @@ Set up once, from this folder, then open the course:
 python -m venv .venv
 .venv/bin/pip install torch --index-url https://download.pytorch.org/whl/cpu   # CPU build, small
 .venv/bin/pip install -e .
-.venv/bin/jupyter lab
+.venv/bin/python open_course.py
 ```
 
 (With an NVIDIA GPU, a plain `.venv/bin/pip install torch` is fine instead.)
 Read the lessons in `notebooks/` and do the exercises in `exercises/`.
+
+`open_course.py` starts JupyterLab on lesson 01 (it adds `--allow-root` only when
+you are root, as in many containers, and sets JupyterLab not to ask about Jupyter
+news or check for updates); any `jupyter lab` option you add is passed on.
 
 **Exercises.** Each one ends with a `check(...)` cell. In this edition it runs
 the public examples (in float32 and float64 where the exercise has a dtype
