@@ -211,6 +211,9 @@ def test_a_public_integer_difference_shows_the_index_and_both_values():
     assert "Inputs of public example 1: data: uint8 (120,); batch_size=4; block_size=8; rng: a random generator" \
         in v.message
     assert f"test 1: y: integer values differ; first difference at y[{i}, {j}]" in v.failures[0]
+    public = len(registry.get("get_batch").cases(hidden=False))
+    hidden = [f for f in v.failures if int(f.split()[1].rstrip(":")) > public]
+    assert hidden and all(re.fullmatch(r"test \d+: y: integer values differ", f) for f in hidden), hidden
 
 
 def _copy(rng):
@@ -230,6 +233,10 @@ def test_a_public_float_difference_names_the_tuple_item_and_shows_the_inputs():
     i, j = _first_index(dE * 2, dE)
     assert f"dE: right shape and dtype, but values differ" in v.message
     assert f"first difference at dE[{i}, {j}]: expected {dE[i, j]}, got {dE[i, j] * 2}" in v.message
+    public = len(registry.get("tied_lm_loss_and_grad").cases(hidden=False))
+    hidden = [f for f in v.failures if int(f.split()[1].rstrip(":")) > public]
+    kind = r"test \d+: dE: right shape and dtype, but values differ \(max relative error \S+, tolerance \S+\)"
+    assert hidden and all(re.fullmatch(kind, f) for f in hidden), hidden
     idx, targets = case.args["idx"], case.args["targets"]
     assert (f"Inputs of public example 1: E: float64 {case.args['E'].shape}; A: float64 {case.args['A'].shape}; "
             f"idx: int64 {idx.shape} = [{', '.join(map(str, idx.tolist()))}]; "
