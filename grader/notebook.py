@@ -10,12 +10,12 @@ from dataclasses import dataclass, field
 
 import nbformat
 
+from .cell_code import CellError, is_get_ipython, layout, statements
+
 BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
 EXERCISE_TAG, CHECK_TAG = "exercise", "check"
 META_KEY = "gpt2course"
 _DEF = re.compile(r"^def\s+([A-Za-z_]\w*)\s*\(", re.M)
-# Statements worth running when grading: definitions and what they need.
-_KEEP = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.ClassDef, ast.Assign, ast.AnnAssign)
 
 
 class NotebookError(ValueError):
@@ -26,6 +26,9 @@ class NotebookError(ValueError):
 # grader reads is checked for its type before use, so a hand-edited file is a
 # NotebookError (a learner problem) and never a crash of the batch.
 MAX_NOTEBOOK_BYTES = 20 * 2**20
+# The grader's own work on one notebook is bounded too (linear in these; cell_code.py).
+MAX_CELLS = 2000            # an exercise notebook has about 40
+MAX_CELL_CHARS = 1_000_000  # of one code cell: an exercise's answer is a few thousand
 _KINDS = {bool: "true/false", int: "a number", float: "a number", str: "text", list: "a list",
           dict: "an object", type(None): "null"}  # bool before int: True is an int too
 
@@ -70,6 +73,7 @@ def read_data(data: bytes) -> nbformat.NotebookNode:
         what = "convert this format-3 notebook" if major == 3 else "read the notebook"
         raise NotebookError(f"could not {what} ({_short(exc)})") from None
     check_shape(nb)
+    check_size(nb)
     return nb
 
 
@@ -119,6 +123,24 @@ def check_shape(nb) -> None:
                             "outside Jupyter?") from None
 
 
+def check_size(nb) -> None:
+    """At most MAX_CELLS cells and MAX_CELL_CHARS characters a code cell (NotebookError otherwise)."""
+    found = cells(nb)
+    if len(found) > MAX_CELLS:
+        raise NotebookError(f"the notebook has {len(found):,} cells, more than the {MAX_CELLS:,} the grader "
+                            "reads: delete the cells you added to experiment (keep the exercise and check "
+                            "cells), save it, and submit it again")
+    for i, cell in enumerate(found):
+        if cell.get("cell_type") == "code" and len(cell_source(cell)) > MAX_CELL_CHARS:
+            raise NotebookError(too_long(i + 1, len(cell_source(cell))))
+
+
+def too_long(cell: int, chars: int) -> str:
+    return (f"cell {cell} holds {chars:,} characters of code, more than the {MAX_CELL_CHARS:,} the grader "
+            "reads: an exercise's answer is far shorter (remove pasted data or generated code from it, "
+            "save the notebook, and submit it again)")
+
+
 def cells(nb) -> list:
     found = _expect(_expect(nb, dict, "the notebook").get("cells", []), list, "'cells'")
     return [_expect(c, dict, f"cell {i + 1}") for i, c in enumerate(found)]
@@ -153,13 +175,17 @@ class GradedCell:
     index: int
     source: str
     defines: list[str] = field(default_factory=list)
-    error: str | None = None  # set when the cell cannot even be parsed
+    error: str | None = None  # set when IPython could not run the cell
 
 
-def strip_magics(source: str) -> str:
-    """IPython lines (%magic, !shell, trailing ?) are not Python; blank them out."""
-    return "\n".join("" if re.match(r"\s*[%!]", ln) or ln.rstrip().endswith("?") else ln
-                     for ln in source.splitlines())
+def _keeps(node) -> bool:
+    """Definitions: imports (not of the grader), functions, classes, constants (not a magic's
+    or a shell command's output, which only IPython can compute)."""
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        return not _imports_grader(node)
+    if isinstance(node, (ast.Assign, ast.AnnAssign)):
+        return not any(is_get_ipython(n) for n in ast.walk(node))
+    return isinstance(node, (ast.FunctionDef, ast.ClassDef))
 
 
 def graded_cells(nb) -> list[GradedCell]:
@@ -168,24 +194,19 @@ def graded_cells(nb) -> list[GradedCell]:
     for index, cell in enumerate(cells(nb)):
         if cell.get("cell_type") != "code":
             continue
-        source = strip_magics(cell_source(cell))
+        source = cell_source(cell)
         try:
-            tree = ast.parse(source)
-        except SyntaxError as exc:
-            out.append(GradedCell(index, "", _DEF.findall(source),
-                                  f"SyntaxError in cell {index + 1}, line {exc.lineno}: {exc.msg}"))
+            if len(source) > MAX_CELL_CHARS:
+                raise CellError(lambda n: too_long(n, len(source)))
+            kept = [s for s in statements(source) if _keeps(s[0])]
+        except CellError as exc:
+            out.append(GradedCell(index, "", _DEF.findall(source), exc.describe(index + 1)))
             continue
-        except (RecursionError, MemoryError, ValueError):  # nesting the parser cannot hold
-            out.append(GradedCell(index, "", _DEF.findall(source),
-                                  f"cell {index + 1} is nested too deeply for Python to parse"))
-            continue
-        kept = [n for n in tree.body if isinstance(n, _KEEP) and not _imports_grader(n)]
-        defs = [n.name for n in kept if isinstance(n, ast.FunctionDef)]
-        if not any(isinstance(n, (ast.FunctionDef, ast.ClassDef)) for n in kept):
-            kept = [n for n in kept if isinstance(n, (ast.Import, ast.ImportFrom))]
+        defs = [n.name for n, _, _ in kept if isinstance(n, ast.FunctionDef)]
+        if not any(isinstance(n, (ast.FunctionDef, ast.ClassDef)) for n, _, _ in kept):
+            kept = [s for s in kept if isinstance(s[0], (ast.Import, ast.ImportFrom))]
         if kept:
-            code = "\n".join(ast.get_source_segment(source, n, padded=True) or "" for n in kept)
-            out.append(GradedCell(index, code, defs))
+            out.append(GradedCell(index, layout(kept), defs))
     return out
 
 
@@ -217,11 +238,11 @@ def solution_regions(source: str) -> list[tuple[int, int]]:
 
 
 def checked_names(source: str) -> list[str]:
-    """Function names passed to check(...) in a cell."""
+    """Function names passed to check(...) in a cell, read as IPython runs it."""
     try:
-        tree = ast.parse(strip_magics(source))
-    except (SyntaxError, RecursionError, MemoryError, ValueError):
+        found = statements(source) if len(source) <= MAX_CELL_CHARS else []
+    except CellError:
         return []
-    return [arg.id for node in ast.walk(tree)
+    return [arg.id for stmt, _, _ in found for node in ast.walk(stmt)
             if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "check"
             for arg in node.args if isinstance(arg, ast.Name)]

@@ -1,5 +1,8 @@
 """check() in a notebook: one short verdict, never an exception."""
+import re
+
 import numpy as np
+import pytest
 
 from grader import check
 from grader.judging import registry
@@ -203,3 +206,254 @@ def test_exercises_are_listed_in_lesson_order_whichever_lesson_was_imported_firs
     every = "from grader.judging import registry\nprint(list(registry.load_all()))"
     assert _fresh_process("import grader.lessons.l03_mlp_block\n" + every) == _fresh_process(every)
     assert list(registry.load_all())[:2] == ["embed", "one_hot_embed"]
+
+
+# ------------------------------------------------------------------ failures a learner can act on
+# The expected values below come from the lessons' reference functions and the learner's own
+# answer, never from the judge: the message must show them at the first differing index.
+def _reference(name):
+    return registry.get(name).reference
+
+
+def _first_index(answer, expected):
+    return tuple(int(i) for i in np.argwhere(answer != expected)[0])
+
+
+def _public(name, i=0):
+    return registry.get(name).cases(hidden=False)[i]
+
+
+def test_a_public_integer_difference_shows_the_index_and_both_values():
+    def get_batch(data, batch_size, block_size, rng):
+        x, y = _reference("get_batch")(data, batch_size, block_size, rng)
+        y = y.copy()
+        y[:, -1] += 1  # the last target of each row is off by one
+        return x, y
+
+    v = evaluate(get_batch)
+    case = _public("get_batch")
+    _, y_ref = _reference("get_batch")(**{**case.args, "rng": _copy(case.args["rng"])})
+    _, y_got = get_batch(**{**case.args, "rng": _copy(case.args["rng"])})
+    i, j = _first_index(y_got, y_ref)
+    assert (f"first failure (public example 1): y: integer values differ; first difference at "
+            f"y[{i}, {j}]: expected {y_ref[i, j]}, got {y_got[i, j]}") in v.message, v.message
+    assert "Inputs of public example 1: data: uint8 (120,); batch_size=4; block_size=8; rng: a random generator" \
+        in v.message
+    assert f"test 1: y: integer values differ; first difference at y[{i}, {j}]" in v.failures[0]
+    public = len(registry.get("get_batch").cases(hidden=False))
+    hidden = [f for f in v.failures if int(f.split()[1].rstrip(":")) > public]
+    assert hidden and all(re.fullmatch(r"test \d+: y: integer values differ", f) for f in hidden), hidden
+
+
+def _copy(rng):
+    import copy
+
+    return copy.deepcopy(rng)
+
+
+def test_a_public_float_difference_names_the_tuple_item_and_shows_the_inputs():
+    def tied_lm_loss_and_grad(E, A, idx, targets):
+        loss, dE = _reference("tied_lm_loss_and_grad")(E, A, idx, targets)
+        return loss, dE * 2
+
+    v = evaluate(tied_lm_loss_and_grad)
+    case = _public("tied_lm_loss_and_grad")
+    _, dE = _reference("tied_lm_loss_and_grad")(**case.args)
+    i, j = _first_index(dE * 2, dE)
+    assert f"dE: right shape and dtype, but values differ" in v.message
+    assert f"first difference at dE[{i}, {j}]: expected {dE[i, j]}, got {dE[i, j] * 2}" in v.message
+    public = len(registry.get("tied_lm_loss_and_grad").cases(hidden=False))
+    hidden = [f for f in v.failures if int(f.split()[1].rstrip(":")) > public]
+    kind = r"test \d+: dE: right shape and dtype, but values differ \(max relative error \S+, tolerance \S+\)"
+    assert hidden and all(re.fullmatch(kind, f) for f in hidden), hidden
+    idx, targets = case.args["idx"], case.args["targets"]
+    assert (f"Inputs of public example 1: E: float64 {case.args['E'].shape}; A: float64 {case.args['A'].shape}; "
+            f"idx: int64 {idx.shape} = [{', '.join(map(str, idx.tolist()))}]; "
+            f"targets: int64 {targets.shape} = [{', '.join(map(str, targets.tolist()))}]") in v.message
+
+
+def test_a_public_dict_difference_names_the_key():
+    def numpy_to_torch(P, model):
+        out = dict(_reference("numpy_to_torch")(P, model))
+        key = sorted(out)[0]
+        out[key] = out[key] + 1.0
+        return out
+
+    v = evaluate(numpy_to_torch)
+    case = _public("numpy_to_torch")
+    expected = _reference("numpy_to_torch")(**case.args)
+    key = sorted(expected)[0]  # the one key changed
+    e = expected[key]
+    spot = ", ".join("0" for _ in e.shape)
+    assert f"{key!r}: right shape and dtype, but values differ" in v.message, v.message
+    assert f"first difference at [{key!r}][{spot}]: expected {e.flat[0]}, got {e.flat[0] + 1.0}" in v.message
+    assert "Inputs of public example 1: P: a dict of" in v.message
+
+
+def test_a_public_number_shows_both_values():
+    def count_gpt2_params(V, T, d, L, **kw):
+        return _reference("count_gpt2_params")(V, T, d, L, **kw) + 1
+
+    v = evaluate(count_gpt2_params)
+    n = _reference("count_gpt2_params")(**_public("count_gpt2_params").args)
+    assert f"integer values differ; expected {n}, got {n + 1}" in v.message
+    assert "Inputs of public example 1: V=50257; T=1024; d=768; L=12" in v.message
+
+
+def test_the_dtype_hint_follows_the_expected_dtype():
+    """uint8 data, int64 ids: 'return int64', never 'keep the dtype of the inputs'."""
+    def get_batch(data, batch_size, block_size, rng):
+        ix = rng.integers(0, len(data) - block_size, size=batch_size)
+        return (np.stack([data[i:i + block_size] for i in ix]),
+                np.stack([data[i + 1:i + 1 + block_size] for i in ix]))
+
+    v = evaluate(get_batch)
+    assert ("x: wrong dtype: got uint8, expected int64 (return int64 whatever the dtype of `data` (uint8): "
+            "convert with .astype(np.int64))") in v.message
+    assert "keep" not in v.message and "upcast" not in v.message
+    assert all("keep" not in f for f in v.failures)
+
+    def embed(wte, wpe, idx):
+        T = idx.shape[-1]
+        if T > len(wpe):
+            raise ValueError(f"sequence length {T} > block size {len(wpe)}")
+        return (wte[idx] + wpe[:T]).astype(np.float64)
+
+    v = evaluate(embed)
+    assert "wrong dtype: got float64, expected float32 (keep the dtype of `wte`, `wpe` (float32); do not upcast)" \
+        in v.message
+
+
+def test_nan_where_finite_values_are_expected_has_its_own_message():
+    """TEST_GAPS round 1: without the NaN check a NaN answer still fails, but as 'infinite
+    or NaN entries are in the wrong places'; the learner must be told it is NaN."""
+    def gelu_tanh(x):
+        out = 0.5 * x * (1.0 + np.tanh(0.7978845608028654 * (x + 0.044715 * x * x * x)))
+        out.flat[0] = np.nan
+        return out
+
+    v = evaluate(gelu_tanh)
+    assert v.passed == 0
+    assert v.failures[0].startswith("test 1: 1 value(s) are NaN or infinite where finite values were expected")
+    assert all("1 value(s) are NaN or infinite where finite values were expected" in f for f in v.failures)
+    assert "wrong places" not in v.message
+    x = _public("gelu_tanh").args["x"]
+    expected = _reference("gelu_tanh")(x)
+    assert f"first difference at [0]: expected {expected[0]}, got nan" in v.message
+
+
+HIDDEN_KINDS = ("right shape and dtype, but values differ", "integer values differ", "value(s) are NaN",
+                "wrong dtype", "wrong shape")
+
+
+def _wrong_answers(expected):
+    """Wrong answers of each kind, built from the expected one: one array (a tuple's or a
+    dict's first) changed at its last entry, given NaN there, another dtype or shape."""
+    def perturb(e, how):
+        if isinstance(e, tuple):
+            i = next((k for k, x in enumerate(e) if isinstance(x, np.ndarray)), 0)
+            item = perturb(e[i], how)
+            return None if item is None else e[:i] + (item,) + e[i + 1:]
+        if isinstance(e, dict):
+            k = next(iter(e))
+            item = perturb(e[k], how)
+            return None if item is None else {**e, k: item}
+        if how in ("dtype", "nan") and not isinstance(e, np.ndarray):
+            return None  # a number's dtype is not judged
+        a = np.array(e, copy=True)
+        if how == "value":
+            a.flat[-1] = a.flat[-1] * 3 + 1 if a.dtype.kind == "f" else a.flat[-1] + 1
+        elif how == "nan" and a.dtype.kind == "f":
+            a.flat[-1] = np.nan
+        elif how == "dtype":
+            a = a.astype(np.float32 if a.dtype != np.float32 else np.float64)
+        elif how == "shape":
+            a = a.reshape(-1)[:-1] if a.size > 1 else np.zeros(2, a.dtype)
+        return a if isinstance(e, np.ndarray) else a[()] if a.ndim == 0 else a
+    wrong = {how: perturb(expected, how) for how in ("value", "nan", "dtype", "shape")}
+    return {how: w for how, w in wrong.items() if w is not None}
+
+
+def _scaled(x):
+    """The same case with every value moved: floats times 3, integers plus 7."""
+    if isinstance(x, np.ndarray):
+        return x * 3 if x.dtype.kind == "f" else (x + 7).astype(x.dtype)
+    if isinstance(x, dict):
+        return {k: _scaled(v) for k, v in x.items()}
+    if isinstance(x, tuple):
+        return tuple(_scaled(v) for v in x)
+    if isinstance(x, (float, np.floating)):
+        return type(x)(x * 3)
+    if isinstance(x, (int, np.integer)) and not isinstance(x, bool):
+        return type(x)(x + 7)
+    return x
+
+
+VALUE_JUDGED = [n for n, e in registry.load_all().items() if e.judge is None]
+
+
+@pytest.mark.parametrize("name", VALUE_JUDGED)
+def test_a_hidden_case_message_reveals_no_value(name):
+    """The message of a hidden case stays the same when every input and expected value is
+    moved (so it holds none of them); a public example's changes (it shows them)."""
+    import dataclasses
+
+    from grader.judging.judge import judge, reference_answers
+
+    ex = dataclasses.replace(registry.get(name), mistakes=[])  # the messages alone, no naming
+    hidden = [c for c in ex.cases() if not c.public and not c.raises][:3]
+    for case, expected in zip(hidden, reference_answers(ex, hidden)):
+        moved = dataclasses.replace(case, args=_scaled(case.args))
+        for how, wrong in _wrong_answers(expected).items():
+            message = judge(ex, [case], [wrong], [expected]).message
+            again = judge(ex, [moved], [_scaled(wrong)], [_scaled(expected)]).message
+            assert message == again, (how, message, again)
+            assert "first difference" not in message and "Inputs of" not in message
+            assert not re.search(r"(expected|got) -?(\d|nan|inf)", message), message
+        public = dataclasses.replace(case, public=True)
+        wrong = _wrong_answers(expected)["value"]
+        shown = judge(ex, [public], [wrong], [expected]).message
+        moved_shown = judge(ex, [dataclasses.replace(moved, public=True)], [_scaled(wrong)],
+                            [_scaled(expected)]).message
+        assert shown != moved_shown and "Inputs of public example 1" in shown
+
+
+def test_the_student_edition_says_the_same():
+    """The release's check() judges stored public answers (exercise.stored): same words."""
+    import dataclasses
+
+    from grader.judging.judge import mistake_answers_for, reference_answers
+
+    reference = _reference("get_batch")
+
+    def get_batch(data, batch_size, block_size, rng):
+        x, y = reference(data, batch_size, block_size, rng)
+        return x, y + (y == y.max())
+
+    ex = registry.get("get_batch")
+    public = ex.cases(hidden=False)
+    stored = dataclasses.replace(ex, reference=None, stored={"expected": reference_answers(ex, public),
+                                                             "mistakes": mistake_answers_for(ex, public)})
+    course = evaluate(get_batch, hidden=False)
+    registry._REGISTRY["get_batch"] = stored
+    try:
+        release = evaluate(get_batch, hidden=False)
+    finally:
+        registry._REGISTRY["get_batch"] = ex
+    assert release.message == course.message and "first difference at y[" in release.message
+
+
+def test_feedback_md_carries_the_same_words():
+    from types import SimpleNamespace
+
+    from grader.batch.report import verdict_lines
+
+    def count_gpt2_params(V, T, d, L, **kw):
+        return _reference("count_gpt2_params")(V, T, d, L, **kw) - 2
+
+    v = evaluate(count_gpt2_params)
+    ex = registry.get("count_gpt2_params")
+    lines = verdict_lines(v, SimpleNamespace(by_lesson={ex.lesson: [ex]}))
+    n = _reference("count_gpt2_params")(**_public("count_gpt2_params").args)
+    assert f"integer values differ; expected {n}, got {n - 2}" in lines[0]
+    assert "Inputs of public example 1: V=50257; T=1024; d=768; L=12" in lines[0]

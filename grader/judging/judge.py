@@ -10,6 +10,7 @@ import copy
 
 import numpy as np
 
+from .details import array_inputs, dtype_hint, first_difference, inputs_brief
 from .outcomes import Broken, ChangedInputs, NotAttempted, Raised, Verdict, raised_from
 from .registry import Case, Exercise
 from .seeds import seed_mismatches
@@ -47,23 +48,24 @@ def tests(n: int) -> str:
     return f"{n} test" if n == 1 else f"{n} tests"
 
 
-def value_mismatch(answer, expected, tol: float, names: tuple[str, ...] = ()) -> str | None:
+def value_mismatch(answer, expected, tol: float, names: tuple[str, ...] = (), inputs: tuple = ()) -> str | None:
     """None when answer equals expected within tol; else a reason that shows no expected values.
-    ``names`` name the items of an expected tuple ("dE" rather than "item 1")."""
+    ``names`` name the items of an expected tuple ("dE" rather than "item 1"); ``inputs``,
+    the case's (argument, dtype) pairs, word the fix of a wrong dtype (details.dtype_hint)."""
     if isinstance(answer, Unsupported):
         return f"returned {describe_value(answer)}"
     if is_plain_array(expected):
-        return _array_mismatch(answer, expected, tol)
+        return _array_mismatch(answer, expected, tol, inputs=inputs)
     if isinstance(expected, (tuple, list)):
         if not isinstance(answer, (tuple, list)) or len(answer) != len(expected):
             return f"returned {describe_value(answer)}; expected a tuple of {len(expected)}"
         for i, (a, e) in enumerate(zip(answer, expected)):
-            reason = value_mismatch(a, e, tol)
+            reason = value_mismatch(a, e, tol, inputs=inputs)
             if reason:
                 return f"{names[i] if i < len(names) else f'item {i}'}: {reason}"
         return None
     if isinstance(expected, dict):
-        return _dict_mismatch(answer, expected, lambda a, e: value_mismatch(a, e, tol))
+        return _dict_mismatch(answer, expected, lambda a, e: value_mismatch(a, e, tol, inputs=inputs))
     if isinstance(expected, (float, int, np.generic)) and not isinstance(expected, bool):
         if isinstance(answer, bool) or not isinstance(answer, (float, int, np.generic, np.ndarray)):
             return f"returned {describe_value(answer)}; expected a number"
@@ -73,14 +75,15 @@ def value_mismatch(answer, expected, tol: float, names: tuple[str, ...] = ()) ->
     return None if answer == expected else "returned a different value"
 
 
-def _array_mismatch(answer, expected: np.ndarray, tol: float, check_dtype: bool = True) -> str | None:
+def _array_mismatch(answer, expected: np.ndarray, tol: float, check_dtype: bool = True,
+                    inputs: tuple = ()) -> str | None:
     if not is_plain_array(answer):
         return f"returned {describe_value(answer)}; expected a NumPy array"
     if answer.shape != expected.shape:
         return f"wrong shape: got {answer.shape}, expected {expected.shape}"
     if check_dtype and answer.dtype != expected.dtype:
         return (f"wrong dtype: got {answer.dtype}, expected {expected.dtype} "
-                "(keep the dtype of the inputs; do not upcast)")
+                f"({dtype_hint(answer.dtype, expected.dtype, inputs)})")
     if expected.dtype.kind in "biu":
         return None if np.array_equal(answer, expected) else "integer values differ"
     bad = ~np.isfinite(answer) & np.isfinite(expected)
@@ -126,7 +129,7 @@ def case_mismatch(answer, expected, case: Case, tol: float, names: tuple[str, ..
         return f"raised {answer.describe()}"
     if isinstance(expected, (Raised, Broken, NotAttempted)):  # a broken reference, never the learner's fault
         return f"the reference itself failed on this case ({expected!r}); please report it"
-    return value_mismatch(answer, expected, tol, names)
+    return value_mismatch(answer, expected, tol, names, array_inputs(case.args))
 
 
 MAX_RAISE_MESSAGE = 300  # a message, not a bag of every number and keyword a case might ask for
@@ -179,6 +182,8 @@ def judge(exercise: Exercise, cases: list[Case], answers: list, expected: list,
     first = failed[0]
     where = "public example" if cases[first].public else "hidden test"
     message = f"failed {len(failed)} of {tests(total)}; first failure ({where} {first + 1}): {reasons[first]}"
+    if cases[first].public:  # no secret: the student edition ships the public examples
+        message += f"\n  Inputs of public example {first + 1}: {inputs_brief(cases[first].args)}"
     for m in mistakes:
         message += f"\n  Likely mistake: {m.name}. {m.explanation}"
     status = "broken" if passed == 0 and all(isinstance(answers[i], Broken) for i in failed) else "failed"
@@ -199,10 +204,21 @@ def _points(points: float, cases, failed: set[int], hidden_only: bool) -> float:
 
 
 def _judge_one(exercise: Exercise, case: Case, answer, expected) -> str | None:
+    """Why the answer fails the case; for a public example, also where it first differs."""
     tol = case.tolerance(exercise.tolerance)
     if exercise.judge is not None and not isinstance(answer, (Broken, NotAttempted, Raised, ChangedInputs)):
-        return exercise.judge(answer, case, expected, tol)
-    return case_mismatch(answer, expected, case, tol, exercise.returns)
+        reason = exercise.judge(answer, case, expected, tol)
+    else:
+        reason = case_mismatch(answer, expected, case, tol, exercise.returns)
+    if reason and case.public and not case.raises and not _drawn(exercise, case):
+        where = first_difference(answer, expected, tol, exercise.returns)
+        reason += f"; {where}" if where else ""
+    return reason
+
+
+def _drawn(exercise: Exercise, case: Case) -> bool:
+    """Answers judged statistically from random draws: no one value is the expected one."""
+    return exercise.judge is not None and any(isinstance(v, np.random.Generator) for v in case.args.values())
 
 
 def case_reasons(exercise: Exercise, cases, answers, expected) -> list[str | None]:

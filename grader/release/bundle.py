@@ -25,10 +25,10 @@ from ..judging.judge import Broken, NotAttempted, Raised, call_answer
 ROOT = Path(__file__).resolve().parent.parent.parent
 # The student grader: the learner's check and hints, judging, and the notebook reader;
 # never batch/ (the sandbox), release/ or the lessons' reference code.
-STUDENT_GRADER_FILES = ("__init__.py", "notebook.py", "checking/__init__.py", "checking/check.py",
-                        "checking/hints.py", "judging/__init__.py", "judging/judge.py", "judging/naming.py",
-                        "judging/outcomes.py", "judging/seeds.py", "judging/wire.py", "judging/registry.py",
-                        "judging/stats.py", "judging/sampling_judge.py")
+STUDENT_GRADER_FILES = ("__init__.py", "notebook.py", "cell_code.py", "checking/__init__.py", "checking/check.py",
+                        "checking/hints.py", "judging/__init__.py", "judging/judge.py", "judging/details.py",
+                        "judging/naming.py", "judging/outcomes.py", "judging/seeds.py", "judging/wire.py",
+                        "judging/registry.py", "judging/stats.py", "judging/sampling_judge.py")
 # The course's own code in the student edition. In each module listed here,
 # functions that are exercises call the learner's own version (gpt2course/student.py
 # reads it from their exercise notebook); bookkeeping ships as it is; every other
