@@ -68,7 +68,7 @@ def test_a_release_from_a_checkout_with_filled_exercises_ships_no_answer(tmp_pat
 
     checkout = tmp_path / "checkout"
     checkout.mkdir()
-    for name in ("notebooks", "solutions", "gpt2course", "grader", "pyproject.toml"):
+    for name in ("notebooks", "solutions", "gpt2course", "grader", "config", "pyproject.toml"):
         (checkout / name).symlink_to(ROOT / name)
     shutil.copytree(ROOT / "solutions", checkout / "exercises")  # every exercise filled in
     monkeypatch.setattr(bundle_module, "ROOT", checkout)
