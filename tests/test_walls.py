@@ -302,6 +302,9 @@ def walled_class(tmp_path_factory):
         write_learner(klass / f"correct_{i}", [GOOD_EMBED, GOOD_ONE_HOT])
     for name, cells in CREDIT.items():
         write_learner(klass / name, cells)
+    # the grader's own work stays linear: a 40,000-line cell (quadratic reading took minutes)
+    write_learner(klass / "long_cell", ["\n".join(f"x{i} = {i}" for i in range(40_000)) + "\n" + GOOD_EMBED,
+                                        GOOD_ONE_HOT])
     solution_cells = [c for c in nbformat.read(ROOT / "solutions" / "03_mlp_block_exercises.ipynb", 4).cells
                       if "exercise" in c.metadata.get("tags", [])]
     gelu, mlp = (c.source for c in solution_cells[:2])
@@ -338,7 +341,8 @@ def test_route_is_walled_in(walled_class, name):
 @WALLS
 def test_classmates_keep_full_marks_and_rows(walled_class):
     rows = walled_class["rows"]
-    assert len(rows) == len(ROUTES) + 2 + 4 + 2 + len(CREDIT)
+    assert len(rows) == len(ROUTES) + 2 + 4 + 2 + len(CREDIT) + 1
+    assert (rows["long_cell"]["embed"], rows["long_cell"]["one_hot_embed"]) == ("1", "1")
     for i in range(4):
         assert (rows[f"correct_{i}"]["embed"], rows[f"correct_{i}"]["one_hot_embed"]) == ("1", "1")
         assert rows[f"correct_{i}"]["problem"] in ("", "no notebook graded for lesson 03_mlp_block")
