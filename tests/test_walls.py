@@ -281,7 +281,7 @@ def write_learner(folder, cells, lesson="01_embeddings"):
 def run_grader(klass, out, isolation="namespaces", tmp=None):
     env = dict(os.environ, OUT=str(out), TMPDIR=str(tmp or out.parent))
     return subprocess.run([sys.executable, "-m", "grader", "grade", str(klass), "--out", str(out), "--jobs", "2",
-                           "--timeout", "10", "--isolation", isolation],
+                           "--timeout", "60", "--isolation", isolation],
                           capture_output=True, text=True, timeout=900, env=env)
 
 
