@@ -6,11 +6,17 @@ mistake is named only when the cases leave no doubt (see name_mistakes).
 from __future__ import annotations
 
 import re
+from functools import cached_property
+
+import numpy as np
 
 from .judge import _judge_one, case_reasons, mentions_all, mistake_answers_for, value_mismatch
 from .outcomes import Broken, ChangedInputs, NotAttempted, Raised
 from .registry import Case, Exercise, Mistake
 from .seeds import seed_mismatches
+
+_NO_ANSWER = (Broken, NotAttempted, ChangedInputs)
+_SKIP = (Raised,) + _NO_ANSWER
 
 
 def same_behaviour(answer, other, case: Case, tol: float) -> bool:
@@ -20,8 +26,7 @@ def same_behaviour(answer, other, case: Case, tol: float) -> bool:
     of the same type (and, where the case asks for an error, both messages name what
     went wrong, or neither does). Being wrong in two different ways is not alike.
     """
-    if isinstance(answer, (Broken, NotAttempted, ChangedInputs)) or \
-            isinstance(other, (Broken, NotAttempted, ChangedInputs)):
+    if isinstance(answer, _NO_ANSWER) or isinstance(other, _NO_ANSWER):
         return False
     if isinstance(answer, Raised) or isinstance(other, Raised):
         if not (isinstance(answer, Raised) and isinstance(other, Raised)):
@@ -32,12 +37,9 @@ def same_behaviour(answer, other, case: Case, tol: float) -> bool:
     return value_mismatch(answer, other, tol) is None
 
 
-_SKIP = (Raised, Broken, NotAttempted, ChangedInputs)
-
-
 def name_mistakes(exercise: Exercise, cases, answers, expected, failed: list[int],
                   mistake_answers: dict[str, list] | None = None) -> list[Mistake]:
-    """The catalogued mistake that the learner made, when the cases can tell; else none.
+    """The catalogued mistakes that explain the learner's answers, when the cases can tell; else none.
 
     A mistake's variant *reproduces* the learner on a case when:
     - the learner fails the case: the variant's answer is alike (same_behaviour; for
@@ -45,58 +47,221 @@ def name_mistakes(exercise: Exercise, cases, answers, expected, failed: list[int
       answer against the variant's), and where the learner fails only by comparison
       with an earlier case (seed_mismatches), the variant fails it the same way;
     - the learner passes the case: the variant passes it too, or its answer is alike.
-    A mistake is named when its variant reproduces the learner on every case. Being
-    alike where the learner fails is not enough: a variant that goes wrong where the
-    learner is right is not the learner's mistake, however alike their failures.
+    A variant that goes wrong where the learner is right is not the learner's mistake.
 
-    Failing that, two mistakes are named together when between them they reproduce
-    every failed case, and each goes wrong only where it reproduces the learner (so
-    where one explains the learner, the other passes: no conflict). When more than
-    one mistake (or pair) qualifies, the cases cannot tell which, and none is named:
-    a wrong name is worse than none.
+    The rules, in order; the first that finds candidates decides, and more than one
+    candidate (or pair) means the cases cannot tell which, so none is named:
+    1. one mistake reproduces the learner on every case;
+    2. two mistakes between them reproduce every failed case, each going wrong only
+       where it reproduces the learner;
+    3. the value cases alone (not the cases where the learner raises or is expected to
+       raise, whose gaps the failures report on their own): one mistake reproduces
+       the learner on every value case and fails like it on one at least;
+    4. the same with values compared whatever their dtype (a float64 upcast, a Python
+       float, reported by the failures on their own): one mistake, then two, explain
+       every wrong value; a catalogued dtype mistake that explains the dtypes is named
+       with them (an exact GELU in float64 is two mistakes).
+    Two forms of one mistake are alike: when a mistake only flips the signs of whole
+    columns (a principal direction v or -v), any such flips; when the reference's
+    answer is a symmetric matrix, an answer or its transpose.
     """
-    if not exercise.mistakes or all(isinstance(answers[i], (Broken, NotAttempted, ChangedInputs))
-                                    for i in failed):
+    if not exercise.mistakes or all(isinstance(answers[i], _NO_ANSWER) for i in failed):
         return []
-    theirs = mistake_answers or mistake_answers_for(exercise, cases)
-    tol = [c.tolerance(exercise.tolerance) for c in cases]
-    if exercise.judge is not None:  # statistical exercises: "behaves like" is the judge's call
-        def alike(i, other):
-            return (not isinstance(answers[i], _SKIP) and not isinstance(other, _SKIP)
-                    and exercise.judge(answers[i], cases[i], other, tol[i]) is None)
-    else:
-        def alike(i, other):
-            return same_behaviour(answers[i], other, cases[i], tol[i])
-    failed_set = set(failed)
-    own = seed_mismatches(cases, answers)
-    only_compared = {i for i in failed_set & set(own)
-                     if _judge_one(exercise, cases[i], answers[i], expected[i]) is None}
-    fails = {m.name: {i for i, r in enumerate(case_reasons(exercise, cases, theirs[m.name], expected)) if r}
-             for m in exercise.mistakes}
+    evidence = _Evidence(exercise, cases, answers, expected, failed,
+                         mistake_answers or mistake_answers_for(exercise, cases))
+    for rule in (evidence.one, evidence.two, evidence.one_on_values, evidence.one_on_numbers,
+                 evidence.two_on_numbers):
+        names = rule()
+        if names is not None:
+            return [m for m in exercise.mistakes if m.name in names]
+    return []
 
-    def reproduced(name) -> set[int]:
-        other, cross, wrong = theirs[name], seed_mismatches(cases, theirs[name]), fails[name]
-        cases_ok = set()
-        for i in range(len(cases)):
-            if i in only_compared:    # failed only against an earlier case: fail it alike
-                ok = alike(i, other[i]) and own[i].same_as(cross.get(i))
-            elif i in failed_set:     # failed on its own: the same wrong answer
-                ok = alike(i, other[i])
-            else:                     # passed: the variant passes too, or answers alike
-                ok = i not in wrong or (alike(i, other[i]) and i not in cross)
-            if ok:
-                cases_ok.add(i)
-        return cases_ok
 
-    ok = {m.name: reproduced(m.name) for m in exercise.mistakes}
-    fits = [m for m in exercise.mistakes if len(ok[m.name]) == len(cases)]
-    if fits:
+class _Evidence:
+    """The learner's answers beside every mistake's, case by case."""
+
+    def __init__(self, exercise, cases, answers, expected, failed, theirs):
+        self.ex, self.cases, self.answers, self.expected, self.theirs = exercise, cases, answers, expected, theirs
+        self.names = [m.name for m in exercise.mistakes]
+        self.tol = [c.tolerance(exercise.tolerance) for c in cases]
+        self.failed = set(failed)
+        self.own = seed_mismatches(cases, answers)
+        self.only_compared = {i for i in self.failed & set(self.own)
+                              if _judge_one(exercise, cases[i], answers[i], expected[i]) is None}
+        self.values = {i for i, c in enumerate(cases) if not c.raises and not isinstance(answers[i], _SKIP)}
+        self.failed_values = self.values & self.failed
+        self.wrong = {n: {i for i, r in enumerate(case_reasons(exercise, cases, theirs[n], expected)) if r}
+                      for n in self.names}
+        self.cross = {n: seed_mismatches(cases, theirs[n]) for n in self.names}
+
+    # ---------------------------------------------------------------- the rules
+    def one(self):
+        return _unique([n for n in self.names if len(self.strict[n]) == len(self.cases)])
+
+    def two(self):
+        return _unique([(a, b) for k, a in enumerate(self.names) for b in self.names[k + 1:]
+                        if self.strict[a] & self.failed and self.strict[b] & self.failed
+                        and self.failed <= self.strict[a] | self.strict[b]
+                        and self.wrong[a] <= self.strict[a] and self.wrong[b] <= self.strict[b]])
+
+    def one_on_values(self):
+        return _unique([n for n in self.names if self.values <= self.on_values[n]
+                        and self.on_values[n] & self.failed_values])
+
+    def one_on_numbers(self):
+        found = _unique([n for n in self.names if self.values <= self.on_numbers[n]
+                         and self.on_numbers[n] & self.wrong_numbers])
+        return found and found + self._dtype_companion(found)
+
+    def two_on_numbers(self):
+        found = _unique([(a, b) for k, a in enumerate(self.names) for b in self.names[k + 1:]
+                         if self.on_numbers[a] & self.wrong_numbers and self.on_numbers[b] & self.wrong_numbers
+                         and self.wrong_numbers <= self.on_numbers[a] | self.on_numbers[b]
+                         and self.number_fails[a] <= self.on_numbers[a]
+                         and self.number_fails[b] <= self.on_numbers[b]])
+        return found and found + self._dtype_companion(found)
+
+    def _dtype_companion(self, named) -> list:
+        """The one catalogued dtype mistake (right numbers, the learner's dtypes) that explains the
+        dtypes the named mistakes leave unexplained; none when nothing is left or the catalogue has
+        no single such mistake."""
+        kinds = lambda n, i: _kind(self.theirs[n][i])  # noqa: E731
+        gaps = {i for i in self.failed_values if _kind(self.answers[i]) != _kind(self.expected[i])
+                and all(kinds(n, i) != _kind(self.answers[i]) for n in named)}
+        if not gaps:
+            return []
+        fits = [n for n in self.names if n not in named and not self.number_fails[n]
+                and all(kinds(n, i) == _kind(self.answers[i]) for i in gaps)
+                and all(kinds(n, i) == _kind(self.answers[i]) for i in self.values
+                        if kinds(n, i) != _kind(self.expected[i]))]
         return fits if len(fits) == 1 else []
-    pairs = [[a, b] for k, a in enumerate(exercise.mistakes) for b in exercise.mistakes[k + 1:]
-             if ok[a.name] & failed_set and ok[b.name] & failed_set
-             and failed_set <= ok[a.name] | ok[b.name]
-             and fails[a.name] <= ok[a.name] and fails[b.name] <= ok[b.name]]
-    return pairs[0] if len(pairs) == 1 else []
+
+    # ---------------------------------------------------------------- what reproduces what
+    @cached_property
+    def strict(self) -> dict[str, set[int]]:
+        return {n: self._reproduced(n, range(len(self.cases)), self._alike) for n in self.names}
+
+    @cached_property
+    def on_values(self) -> dict[str, set[int]]:
+        return {n: self._reproduced(n, self.values, self._alike) for n in self.names}
+
+    @cached_property
+    def on_numbers(self) -> dict[str, set[int]]:
+        return {n: self._reproduced(n, self.values, self._alike_numbers) for n in self.names}
+
+    @cached_property
+    def wrong_numbers(self) -> set[int]:
+        """Failed value cases where the learner's numbers are wrong, not only their dtype."""
+        return {i for i in self.failed_values if not self._alike_numbers(i, self.answers[i], self.expected[i])}
+
+    @cached_property
+    def number_fails(self) -> dict[str, set[int]]:
+        return {n: {i for i in self.values if not self._alike_numbers(i, self.theirs[n][i], self.expected[i])}
+                for n in self.names}
+
+    def _reproduced(self, name, considered, alike) -> set[int]:
+        other, cross, wrong = self.theirs[name], self.cross[name], self.wrong[name]
+        flip = name in self.sign_forms
+        ok = set()
+        for i in considered:
+            mine, theirs = self.answers[i], other[i]
+            if flip:
+                target = self.expected[i] if i in self.values else theirs
+                mine, theirs = _flip_to(mine, target), _flip_to(theirs, target)
+            if i in self.only_compared:   # failed only against an earlier case: fail it alike
+                good = alike(i, mine, theirs) and self.own[i].same_as(cross.get(i))
+            elif i in self.failed:        # failed on its own: the same wrong answer
+                good = alike(i, mine, theirs)
+            else:                         # passed: the variant passes too, or answers alike
+                good = i not in wrong or (alike(i, mine, theirs) and i not in cross)
+            if good:
+                ok.add(i)
+        return ok
+
+    @cached_property
+    def sign_forms(self) -> set[str]:
+        """Mistakes whose every value answer is the reference's with whole columns' signs flipped."""
+        if self.ex.judge is not None:
+            return set()
+        plain = [i for i, c in enumerate(self.cases) if not c.raises]
+        return {n for n in self.names if self.wrong[n] & set(plain)
+                and all(_is_2d(self.theirs[n][i]) and _is_2d(self.expected[i])
+                        and value_mismatch(_flip_to(self.theirs[n][i], self.expected[i]), self.expected[i],
+                                           self.tol[i]) is None for i in plain)}
+
+    @cached_property
+    def symmetric(self) -> set[int]:
+        if self.ex.judge is not None:
+            return set()
+        return {i for i in self.values if _is_2d(self.expected[i]) and self.expected[i].shape[0] > 1
+                and self.expected[i].shape[0] == self.expected[i].shape[1]
+                and value_mismatch(self.expected[i].T, self.expected[i], self.tol[i]) is None}
+
+    def _alike(self, i, mine, theirs) -> bool:
+        if self.ex.judge is not None:  # statistical exercises: "behaves like" is the judge's call
+            return (not isinstance(mine, _SKIP) and not isinstance(theirs, _SKIP)
+                    and self.ex.judge(mine, self.cases[i], theirs, self.tol[i]) is None)
+        if same_behaviour(mine, theirs, self.cases[i], self.tol[i]):
+            return True
+        return i in self.symmetric and _is_2d(theirs) and same_behaviour(mine, theirs.T, self.cases[i], self.tol[i])
+
+    def _alike_numbers(self, i, mine, theirs) -> bool:
+        """Alike once both answers' numbers are in one dtype (float32 and float64, a NumPy and a
+        Python number): the dtype is judged on its own."""
+        return self._alike(i, *_unify(mine, theirs))
+
+
+def _unique(found: list):
+    """None when nothing qualifies, the names when exactly one candidate does, else [] (ambiguous)."""
+    if not found or len(found) > 1:
+        return None if not found else []
+    return list(found[0]) if isinstance(found[0], tuple) else [found[0]]
+
+
+def _numeric(x) -> bool:
+    if isinstance(x, bool) or not isinstance(x, (int, float, np.generic, np.ndarray)):
+        return False
+    return np.asarray(x).dtype.kind in "iuf"
+
+
+def _unify(a, b):
+    """``a`` and ``b`` with every pair of numbers cast to their common dtype (0-d arrays for scalars)."""
+    if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)) and len(a) == len(b):
+        pairs = [_unify(x, y) for x, y in zip(a, b)]
+        return tuple(p[0] for p in pairs), tuple(p[1] for p in pairs)
+    if type(a) is dict and type(b) is dict and a.keys() == b.keys():  # not stats' summaries
+        pairs = {k: _unify(a[k], b[k]) for k in b}
+        return {k: p[0] for k, p in pairs.items()}, {k: p[1] for k, p in pairs.items()}
+    if _numeric(a) and _numeric(b):
+        common = np.result_type(np.asarray(a).dtype, np.asarray(b).dtype)
+        return np.asarray(a).astype(common), np.asarray(b).astype(common)
+    return a, b
+
+
+def _kind(x):
+    """What the dtype rules look at: the type and dtype of every number in an answer."""
+    if isinstance(x, np.generic) or (isinstance(x, np.ndarray) and x.ndim == 0):
+        return ("number", x.dtype.str)
+    if isinstance(x, np.ndarray):
+        return ("array", x.dtype.str)
+    if isinstance(x, (tuple, list)):
+        return ("sequence",) + tuple(_kind(v) for v in x)
+    if isinstance(x, dict):
+        return ("dict",) + tuple((str(k), _kind(v)) for k, v in x.items())
+    return (type(x).__name__,)
+
+
+def _is_2d(x) -> bool:
+    return isinstance(x, np.ndarray) and x.ndim == 2 and x.dtype.kind == "f"
+
+
+def _flip_to(x, target):
+    """``x`` with each column's sign chosen to agree with ``target``'s (x itself when they do not fit)."""
+    if not (_is_2d(x) and _is_2d(target) and x.shape == target.shape):
+        return x
+    with np.errstate(all="ignore"):
+        signs = np.where((x.astype(np.float64) * target).sum(axis=0) < 0, -1, 1).astype(x.dtype)
+    return x * signs
 
 
 _NAMES = re.compile(r"\b[A-Za-z_]\w*(?:\.\w+){2,}\b")  # dotted names: 'transformer.h.0.attn.c_attn.weight'
