@@ -127,6 +127,10 @@ def draw_hidden(rng):
             Case(_draw(rng.standard_normal(6), 1.3, 50, seed()), about="top_k larger than the vocabulary"),
             Case(_draw(rng.standard_normal(8) + 900.0, 2.0, 4, seed()), about="logits near 900"),
             Case(_draw([2.0, 2.0, 2.0, 2.0, 0.0, -1.0], 0.6, 3, seed()), about="four logits tied for first"),
+            # a mask of every logit <= the k-th largest leaves no candidate here: NaN probabilities,
+            # and an inverse CDF over NaN draws id 0, which is not a candidate
+            Case(_draw([0.0, 1.5, 1.5, 1.5, 1.5, -2.0], 1.0, 3, seed()),
+                 about="four logits tied for first, id 0 not among them"),
             Case(_draw(row10, 1.7, None, 77), about="the inputs of an earlier test, rng in another state"),
             Case(_draw(row10, 1.7, None, 77), about="the inputs of the previous test, rng in the same state"),
             Case(_draw(ROW, -1.0, 2, seed(), rows=4), raises="ValueError", mention=("-1",),

@@ -131,7 +131,9 @@ register(Exercise(
                 flagged(V.sample_next, k_extra=1)),
         Mistake("top-k keeps k - 1 candidates",
                 "Exactly k ids may be drawn. Masking every logit <= the k-th largest removes the k-th "
-                "itself; mask only those below it (or keep the first k of a sort).",
+                "itself, and every logit tied with it: when the top logits tie, a row can lose every "
+                "candidate, its probabilities become NaN and the draw is always the same id. Mask only "
+                "those below it (or keep the first k of a sort).",
                 flagged(V.sample_next, k_extra=-1)),
         Mistake("every logit tied with the k-th kept",
                 "Masking the logits below the k-th largest keeps all the ties at the k-th place, so a row "
