@@ -360,8 +360,8 @@ OWN_PIECE_BUGS = [  # (id, the learner's buggy piece, {exercise: names}; every o
     ("attention merged by reshape", {"attn": attention_source(merge=MERGE)},
      dict.fromkeys(["causal_self_attention", "block", "gpt_logits"], "heads merged by reshape without transpose")),
     ("attention split by reshape", {"attn": attention_source(split=SPLIT)},
-     {"causal_self_attention": None} | dict.fromkeys(
-         ["block", "gpt_logits"], "head split by reshape without transpose, heads merged correctly")),
+     dict.fromkeys(["causal_self_attention", "block", "gpt_logits"],
+                   "head split by reshape without transpose, heads merged correctly")),
     ("exact GELU", {"gelu": EXACT_GELU},
      dict.fromkeys(["gelu_tanh", "mlp", "block", "gpt_logits"], "exact GELU instead of the tanh approximation")),
     ("sigmoid GELU", {"gelu": SIGMOID_GELU},  # catalogued in gelu_tanh and mlp only: no name elsewhere

@@ -198,9 +198,10 @@ class _Evidence:
                 and value_mismatch(self.expected[i].T, self.expected[i], self.tol[i]) is None}
 
     def _alike(self, i, mine, theirs) -> bool:
-        if self.ex.judge is not None:  # statistical exercises: "behaves like" is the judge's call
-            return (not isinstance(mine, _SKIP) and not isinstance(theirs, _SKIP)
-                    and self.ex.judge(mine, self.cases[i], theirs, self.tol[i]) is None)
+        judge, case, tol = self.ex.judge, self.cases[i], self.tol[i]
+        if judge is not None and not case.raises:  # statistical exercises: "behaves like" is the
+            return (not isinstance(mine, _SKIP) and not isinstance(theirs, _SKIP)  # judge's call,
+                    and judge(mine, case, theirs, tol) is None and judge(theirs, case, mine, tol) is None)
         if same_behaviour(mine, theirs, self.cases[i], self.tol[i]):
             return True
         return i in self.symmetric and _is_2d(theirs) and same_behaviour(mine, theirs.T, self.cases[i], self.tol[i])

@@ -23,13 +23,14 @@ def _far_targets(dtype, gap):
     return {"logits": logits, "targets": np.array([1, 2])}
 
 
-def _loss_errors(bad_id):
+def _loss_errors(*bad_ids):
     rng = np.random.default_rng(80)
     logits = rng.standard_normal((2, 3, 5))
     return [Case({"logits": logits, "targets": np.zeros(6, dtype=np.int64)}, raises="ValueError",
-                 mention=("(6,)|6", "(2, 3)|2, 3"), about="targets of the wrong shape"),
-            Case({"logits": logits[0], "targets": np.array([1, bad_id, 0])}, raises="ValueError",
-                 mention=(str(bad_id),), about="a target id outside the vocabulary")]
+                 mention=("(6,)|6", "(2, 3)|2, 3"), about="targets of the wrong shape")] + [
+            Case({"logits": logits[0], "targets": np.array([1, bad, 0])}, raises="ValueError",
+                 mention=(str(bad),), about="a target id outside the vocabulary" + (", negative" if bad < 0 else ""))
+            for bad in bad_ids]
 
 
 def loss_public():
@@ -41,7 +42,7 @@ def loss_public():
             Case(_loss(rng, (2,), 4, np.float32, shift=100.0) | {"targets": np.array([3, 0])},
                  about="float32 logits near 100"),
             Case(_far_targets(np.float32, 120.0), about="float32 targets 120 below the largest logit"),
-            *_loss_errors(6)]
+            *_loss_errors(6, -1)]
 
 
 def loss_hidden(rng):
@@ -51,7 +52,7 @@ def loss_hidden(rng):
               ((4, 2), 6, np.float32, 95.0)]]
     cases.append(Case({"logits": rng.standard_normal(10), "targets": np.array(4)},
                       about="one position: logits (V,), a 0-d target"))
-    return cases + [Case(_far_targets(np.float64, 1000.0))] + _loss_errors(-1)
+    return cases + [Case(_far_targets(np.float64, 1000.0))] + _loss_errors(-3, 5)
 
 
 
@@ -76,7 +77,9 @@ def batch_public():
     return [Case(_batch(ids, 4, 8, 800), about="uint8 ids, as the corpus stores them"),
             Case(_batch(np.arange(100, 130, dtype=np.int64), 6, 5, 901)),
             Case(_batch(ids[:6], 2, 8, 3), raises="ValueError", mention=("6", "8"),
-                 about="data shorter than one window")]
+                 about="data shorter than one window"),
+            Case(_batch(ids[:8], 2, 8, 4), raises="ValueError", mention=("8",),
+                 about="data exactly as long as the block size")]
 
 
 def batch_hidden(rng):

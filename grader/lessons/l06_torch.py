@@ -52,11 +52,15 @@ def load_by_name(model, source, *, transpose="linear", head="tied", buffers="ski
 
     The catalogued mistakes are this function with one flag switched:
     transpose "none" | "not_square" (the square attn.c_proj forgotten) | "all";
-    head "copy" (an lm_head.weight of its own); buffers "keep".
+    head "copy" (an lm_head.weight of its own, from wte) | "keep" (the source's
+    lm_head.weight kept, where it has one); buffers "keep" | "no_dot" (every key
+    ending in "attn.bias" skipped, c_attn.bias with the buffers).
     """
     source = dict(source)
     if buffers == "skip":
         source = {k: v for k, v in source.items() if not loading._BUFFER.search(k)}
+    elif buffers == "no_dot":
+        source = {k: v for k, v in source.items() if not k.endswith(("attn.bias", "attn.masked_bias"))}
     wte = "transformer.wte.weight"
     tied = source.pop("lm_head.weight", None)
     if tied is not None and wte in source and not np.array_equal(tied, source[wte]):
@@ -75,7 +79,7 @@ def load_by_name(model, source, *, transpose="linear", head="tied", buffers="ski
         if value.shape != target.shape:
             raise ValueError(f"shape mismatch for {name}: got {value.shape}, the model needs {target.shape}")
         out[name] = value.astype(target.dtype)
-    if head == "copy":
+    if head == "copy" or (head == "keep" and tied is not None):
         out["lm_head.weight"] = out[wte].copy()
     return out
 
@@ -95,6 +99,7 @@ def _variant(reference, **flags):
 
 
 def _mistakes(reference, buffers: bool) -> list[Mistake]:
+    """The catalogue; with buffers (a Hugging Face state dict), its head is kept only where it has one."""
     out = [
         Mistake("Conv1D weights not transposed",
                 "The checkpoint stores c_attn, attn.c_proj, c_fc and mlp.c_proj as (in, out); "
@@ -113,7 +118,7 @@ def _mistakes(reference, buffers: bool) -> list[Mistake]:
                 "The head is tied: lm_head.weight is the same tensor as transformer.wte.weight, so "
                 "the module's parameters list it once, under transformer.wte.weight. Give no "
                 "lm_head.weight of its own: a copy would drift apart from wte in training.",
-                _variant(reference, head="copy")),
+                _variant(reference, head="keep" if buffers else "copy")),
     ]
     if buffers:
         out.append(Mistake(
@@ -121,6 +126,11 @@ def _mistakes(reference, buffers: bool) -> list[Mistake]:
             "Keys ending in .attn.bias and .attn.masked_bias are the causal mask, stored as buffers "
             "by older checkpoints: they are not parameters. Skip them before comparing keys.",
             _variant(reference, buffers="keep")))
+        out.append(Mistake(
+            "c_attn.bias skipped with the buffers",
+            "Every key ending in \"attn.bias\" includes the parameter attn.c_attn.bias: skip the keys "
+            "ending in \".attn.bias\" or \".attn.masked_bias\", with the dot, which only the mask buffers "
+            "do.", _variant(reference, buffers="no_dot")))
     return out
 
 

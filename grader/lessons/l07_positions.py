@@ -125,12 +125,16 @@ register(Exercise(
 
 
 # ------------------------------------------------------------------ position_similarity
-def similarity_reference(wpe, *, axis=1, divide="both", compare="positions", corrcoef=False):
+def similarity_reference(wpe, *, axis=1, divide="both", compare="positions", corrcoef=False,
+                         centre=False):
     """axis=0: columns scaled to length 1; divide: "both", "one" (one row's length) or "none";
-    compare="features": u.T @ u, (d, d); corrcoef: np.corrcoef(wpe) (rows centred, float64)."""
+    compare="features": u.T @ u, (d, d); corrcoef: np.corrcoef(wpe) as it comes (float64, and one
+    number for a one-row table); centre: each row's mean subtracted first (a correlation)."""
     wpe = ref.check_table(wpe)
     if corrcoef:
         return np.corrcoef(wpe)
+    if centre:
+        wpe = wpe - wpe.mean(axis=1, keepdims=True)
     length = np.sqrt((wpe * wpe).sum(axis=axis, keepdims=True))
     if divide == "none":
         return wpe @ wpe.T
@@ -156,6 +160,8 @@ def _sim_hidden(rng):
     return cases + [_not_2d("wpe", rng.standard_normal((2, 5, 4)))]
 
 
+_CORRELATION = ("Subtracting each row's mean first (as np.corrcoef does) gives the correlation between "
+                "positions, not the cosine similarity: compare the rows as they are, in the table's dtype.")
 _LENGTH = ("Cosine similarity divides the dot product of two rows by both of their lengths: scale every "
            "row (position) to length 1, then take all the dot products at once.")
 
@@ -178,10 +184,10 @@ register(Exercise(
         Mistake("features compared instead of positions",
                 "The answer is (T, T), an entry per pair of positions: with unit rows `u` of shape "
                 "(T, d), u @ u.T. u.T @ u is (d, d) and compares features.", _sim(compare="features")),
-        Mistake("correlation (np.corrcoef) instead of cosine similarity",
-                "np.corrcoef subtracts each row's mean first, and returns float64 whatever it is given. "
-                "Cosine similarity compares the rows as they are, in the table's dtype.",
+        Mistake("correlation (np.corrcoef) instead of cosine similarity", _CORRELATION +
+                " np.corrcoef also returns float64 whatever it is given, and one number for a one-row table.",
                 _sim(corrcoef=True)),
+        Mistake("rows centred before the cosine (a correlation)", _CORRELATION, _sim(centre=True)),
     ],
     hints=(
         "Cosine similarity of two vectors is their dot product over the product of their lengths. "
