@@ -10,7 +10,7 @@ from functools import cached_property
 
 import numpy as np
 
-from .judge import _judge_one, case_reasons, mentions_all, mistake_answers_for, value_mismatch
+from .judge import _judge_one, case_mismatch, case_reasons, mentions_all, mistake_answers_for, value_mismatch
 from .outcomes import Broken, ChangedInputs, NotAttempted, Raised
 from .registry import Case, Exercise, Mistake
 from .seeds import seed_mismatches
@@ -202,9 +202,12 @@ class _Evidence:
         if judge is not None and not case.raises:  # statistical exercises: "behaves like" is the
             return (not isinstance(mine, _SKIP) and not isinstance(theirs, _SKIP)  # judge's call,
                     and judge(mine, case, theirs, tol) is None and judge(theirs, case, mine, tol) is None)
-        if same_behaviour(mine, theirs, self.cases[i], self.tol[i]):
+        if same_behaviour(mine, theirs, case, tol):
             return True
-        return i in self.symmetric and _is_2d(theirs) and same_behaviour(mine, theirs.T, self.cases[i], self.tol[i])
+        if case.raises and not isinstance(mine, _NO_ANSWER) and not isinstance(theirs, _NO_ANSWER) \
+                and case_mismatch(mine, None, case, tol) and case_mismatch(theirs, None, case, tol):
+            return True   # the error asked for is missing from both, whatever came instead
+        return i in self.symmetric and _is_2d(theirs) and same_behaviour(mine, theirs.T, case, tol)
 
     def _alike_numbers(self, i, mine, theirs) -> bool:
         """Alike once both answers' numbers are in one dtype (float32 and float64, a NumPy and a

@@ -99,7 +99,6 @@ def _variant(reference, **flags):
 
 
 def _mistakes(reference, buffers: bool) -> list[Mistake]:
-    """The catalogue; with buffers (a Hugging Face state dict), its head is kept only where it has one."""
     out = [
         Mistake("Conv1D weights not transposed",
                 "The checkpoint stores c_attn, attn.c_proj, c_fc and mlp.c_proj as (in, out); "
@@ -118,7 +117,7 @@ def _mistakes(reference, buffers: bool) -> list[Mistake]:
                 "The head is tied: lm_head.weight is the same tensor as transformer.wte.weight, so "
                 "the module's parameters list it once, under transformer.wte.weight. Give no "
                 "lm_head.weight of its own: a copy would drift apart from wte in training.",
-                _variant(reference, head="keep" if buffers else "copy")),
+                _variant(reference, head="copy")),
     ]
     if buffers:
         out.append(Mistake(
@@ -126,6 +125,12 @@ def _mistakes(reference, buffers: bool) -> list[Mistake]:
             "Keys ending in .attn.bias and .attn.masked_bias are the causal mask, stored as buffers "
             "by older checkpoints: they are not parameters. Skip them before comparing keys.",
             _variant(reference, buffers="keep")))
+        out.append(Mistake(
+            "the state dict's lm_head.weight kept",
+            "lm_head.weight is the tied head, the same tensor as transformer.wte.weight: the module lists it "
+            "once, under transformer.wte.weight. Drop it from the state dict like the buffers, and give no "
+            "lm_head.weight: a copy would drift apart from wte in training.",
+            _variant(reference, head="keep")))
         out.append(Mistake(
             "c_attn.bias skipped with the buffers",
             "Every key ending in \"attn.bias\" includes the parameter attn.c_attn.bias: skip the keys "
