@@ -24,6 +24,7 @@ from grader.judging.outcomes import Broken, ChangedInputs, NotAttempted
 LESSONS = sorted(p.stem for p in (Path(__file__).parent / "learner_corpus").glob("l0*.py"))
 ANSWERS = [a for lesson in LESSONS for a in importlib.import_module(f"learner_corpus.{lesson}").LESSON.answers]
 RECALL_TARGET = 0.9
+pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")  # overflow in learners' own code
 
 
 @functools.lru_cache(maxsize=None)

@@ -85,7 +85,7 @@ def test_nan_sampler_fails_the_hidden_tests_and_is_named():
     tied = {i for i, c in enumerate(cases) if c.about.startswith("four logits tied for first")}
     assert len(tied) == 2 and {"four logits tied for first, id 0 not among them"} <= set(hidden)
     assert tied <= failed, verdict.failures
-    assert verdict.mistakes == ["top-k keeps k - 1 candidates"], verdict.message
+    assert verdict.mistakes == ["top-k masks the k-th largest too (<= instead of <)"], verdict.message
 
 
 def test_ties_broken_at_random_pass():

@@ -100,21 +100,21 @@ def _tied_top_k(z, k):
     return np.where(z < kth, -np.inf, z)
 
 
-def _at_most_top_k(z, k, k_extra):
+def _off_by_one_top_k(z, k, k_extra, at_most):
     """top-k as a learner's off-by-one writes it, only where top_k < V (a top_k of V or more
-    keeps every id): k_extra=1 keeps exactly k + 1; k_extra=-1 masks every logit <= the k-th
+    keeps every id): k_extra keeps exactly k + k_extra; at_most masks every logit <= the k-th
     largest, which keeps k - 1 (fewer, or none and then NaN, when logits tie at the k-th place)."""
     if k >= z.shape[-1]:
         return z
-    if k_extra > 0:
+    if not at_most:
         return _top_k(z, k + k_extra)
     kth = np.sort(z, axis=-1)[:, -k][:, None]                                    # (B, 1)
     return np.where(z <= kth, -np.inf, z)
 
 
-def sample_next(logits, temperature, top_k, rng, *, k_extra=0, ties=False, use_top_k=True,
+def sample_next(logits, temperature, top_k, rng, *, k_extra=0, at_most=False, ties=False, use_top_k=True,
                 temperature_use="divide", max_shift=True, draw="sample", source="rng"):
-    """k_extra: the top-k off by one (_at_most_top_k); ties=True: every logit tied with the
+    """k_extra, at_most: the top-k off by one (_off_by_one_top_k); ties=True: every logit tied with the
     k-th stays; use_top_k=False: top_k ignored; temperature_use: "divide" (GPT-2's), "ignore"
     or "multiply"; max_shift=False: exp of the raw logits (overflow: NaN, then id 0, as an
     inverse CDF over NaN gives); draw="argmax": no draw at all; source: where the uniform
@@ -126,8 +126,8 @@ def sample_next(logits, temperature, top_k, rng, *, k_extra=0, ties=False, use_t
         z = {"divide": lambda: logits / temperature, "ignore": lambda: logits,
              "multiply": lambda: logits * temperature}[temperature_use]()
         if top_k is not None and use_top_k:
-            z = (_tied_top_k(z, top_k) if ties else _at_most_top_k(z, top_k, k_extra) if k_extra
-                 else _top_k(z, min(top_k, z.shape[-1])))
+            z = (_tied_top_k(z, top_k) if ties else _off_by_one_top_k(z, top_k, k_extra, at_most)
+                 if k_extra or at_most else _top_k(z, min(top_k, z.shape[-1])))
         if max_shift:
             z = z - z.max(axis=-1, keepdims=True)
         e = np.exp(z)

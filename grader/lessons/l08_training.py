@@ -153,11 +153,15 @@ register(Exercise(
                 "or the threshold lets the (k+1)-th through.",
                 flagged(V.sample_next, k_extra=1)),
         Mistake("top-k keeps k - 1 candidates",
+                "Exactly k ids may be drawn: the k largest logits of the row. An off-by-one in the slice "
+                "or the index (k - 1 where k is meant) keeps one too few.",
+                flagged(V.sample_next, k_extra=-1)),
+        Mistake("top-k masks the k-th largest too (<= instead of <)",
                 "Exactly k ids may be drawn. Masking every logit <= the k-th largest removes the k-th "
                 "itself, and every logit tied with it: when the top logits tie, a row can lose every "
                 "candidate, its probabilities become NaN and the draw is always the same id. Mask only "
                 "those below it (or keep the first k of a sort).",
-                flagged(V.sample_next, k_extra=-1)),
+                flagged(V.sample_next, at_most=True)),
         Mistake("every logit tied with the k-th kept",
                 "Masking the logits below the k-th largest keeps all the ties at the k-th place, so a row "
                 "can keep more than k. Keep exactly k (sort or argpartition, and keep k positions).",
