@@ -8,9 +8,8 @@ from __future__ import annotations
 import re
 from functools import cached_property
 
-import numpy as np
-
 from .judge import _judge_one, case_mismatch, case_reasons, mentions_all, mistake_answers_for, value_mismatch
+from .forms import flip_to, is_2d, kind, unify
 from .outcomes import Broken, ChangedInputs, NotAttempted, Raised
 from .registry import Case, Exercise, Mistake
 from .seeds import seed_mismatches
@@ -96,44 +95,45 @@ class _Evidence:
 
     # ---------------------------------------------------------------- the rules
     def one(self):
-        return _unique([n for n in self.names if len(self.strict[n]) == len(self.cases)])
+        return _unique(self._singles(self.strict, set(range(len(self.cases))), self.failed))
 
     def two(self):
-        return _unique([(a, b) for k, a in enumerate(self.names) for b in self.names[k + 1:]
-                        if self.strict[a] & self.failed and self.strict[b] & self.failed
-                        and self.failed <= self.strict[a] | self.strict[b]
-                        and self.wrong[a] <= self.strict[a] and self.wrong[b] <= self.strict[b]])
+        return _unique(self._pairs(self.strict, self.failed, self.wrong))
 
     def one_on_values(self):
-        return _unique([n for n in self.names if self.values <= self.on_values[n]
-                        and self.on_values[n] & self.failed_values])
+        return _unique(self._singles(self.on_values, self.values, self.failed_values))
 
     def one_on_numbers(self):
-        found = _unique([n for n in self.names if self.values <= self.on_numbers[n]
-                         and self.on_numbers[n] & self.wrong_numbers])
-        return found and found + self._dtype_companion(found)
+        return self._with_dtypes(_unique(self._singles(self.on_numbers, self.values, self.wrong_numbers)))
 
     def two_on_numbers(self):
-        found = _unique([(a, b) for k, a in enumerate(self.names) for b in self.names[k + 1:]
-                         if self.on_numbers[a] & self.wrong_numbers and self.on_numbers[b] & self.wrong_numbers
-                         and self.wrong_numbers <= self.on_numbers[a] | self.on_numbers[b]
-                         and self.number_fails[a] <= self.on_numbers[a]
-                         and self.number_fails[b] <= self.on_numbers[b]])
-        return found and found + self._dtype_companion(found)
+        return self._with_dtypes(_unique(self._pairs(self.on_numbers, self.wrong_numbers, self.number_fails)))
+
+    def _singles(self, ok, needed, explained) -> list:
+        return [n for n in self.names if needed <= ok[n] and ok[n] & explained]
+
+    def _pairs(self, ok, failed, fails) -> list:
+        """Two mistakes that between them reproduce the failures, each wrong only where it does."""
+        return [(a, b) for k, a in enumerate(self.names) for b in self.names[k + 1:]
+                if ok[a] & failed and ok[b] & failed and failed <= ok[a] | ok[b]
+                and fails[a] <= ok[a] and fails[b] <= ok[b]]
+
+    def _with_dtypes(self, named):
+        return named and named + self._dtype_companion(named)
 
     def _dtype_companion(self, named) -> list:
         """The one catalogued dtype mistake (right numbers, the learner's dtypes) that explains the
         dtypes the named mistakes leave unexplained; none when nothing is left or the catalogue has
         no single such mistake."""
-        kinds = lambda n, i: _kind(self.theirs[n][i])  # noqa: E731
-        gaps = {i for i in self.failed_values if _kind(self.answers[i]) != _kind(self.expected[i])
-                and all(kinds(n, i) != _kind(self.answers[i]) for n in named)}
+        kinds = lambda n, i: kind(self.theirs[n][i])  # noqa: E731
+        gaps = {i for i in self.failed_values if kind(self.answers[i]) != kind(self.expected[i])
+                and all(kinds(n, i) != kind(self.answers[i]) for n in named)}
         if not gaps:
             return []
         fits = [n for n in self.names if n not in named and not self.number_fails[n]
-                and all(kinds(n, i) == _kind(self.answers[i]) for i in gaps)
-                and all(kinds(n, i) == _kind(self.answers[i]) for i in self.values
-                        if kinds(n, i) != _kind(self.expected[i]))]
+                and all(kinds(n, i) == kind(self.answers[i]) for i in gaps)
+                and all(kinds(n, i) == kind(self.answers[i]) for i in self.values
+                        if kinds(n, i) != kind(self.expected[i]))]
         return fits if len(fits) == 1 else []
 
     # ---------------------------------------------------------------- what reproduces what
@@ -167,7 +167,7 @@ class _Evidence:
             mine, theirs = self.answers[i], other[i]
             if flip:
                 target = self.expected[i] if i in self.values else theirs
-                mine, theirs = _flip_to(mine, target), _flip_to(theirs, target)
+                mine, theirs = flip_to(mine, target), flip_to(theirs, target)
             if i in self.only_compared:   # failed only against an earlier case: fail it alike
                 good = alike(i, mine, theirs) and self.own[i].same_as(cross.get(i))
             elif i in self.failed:        # failed on its own: the same wrong answer
@@ -185,15 +185,15 @@ class _Evidence:
             return set()
         plain = [i for i, c in enumerate(self.cases) if not c.raises]
         return {n for n in self.names if self.wrong[n] & set(plain)
-                and all(_is_2d(self.theirs[n][i]) and _is_2d(self.expected[i])
-                        and value_mismatch(_flip_to(self.theirs[n][i], self.expected[i]), self.expected[i],
+                and all(is_2d(self.theirs[n][i]) and is_2d(self.expected[i])
+                        and value_mismatch(flip_to(self.theirs[n][i], self.expected[i]), self.expected[i],
                                            self.tol[i]) is None for i in plain)}
 
     @cached_property
     def symmetric(self) -> set[int]:
         if self.ex.judge is not None:
             return set()
-        return {i for i in self.values if _is_2d(self.expected[i]) and self.expected[i].shape[0] > 1
+        return {i for i in self.values if is_2d(self.expected[i]) and self.expected[i].shape[0] > 1
                 and self.expected[i].shape[0] == self.expected[i].shape[1]
                 and value_mismatch(self.expected[i].T, self.expected[i], self.tol[i]) is None}
 
@@ -207,12 +207,12 @@ class _Evidence:
         if case.raises and not isinstance(mine, _NO_ANSWER) and not isinstance(theirs, _NO_ANSWER) \
                 and case_mismatch(mine, None, case, tol) and case_mismatch(theirs, None, case, tol):
             return True   # the error asked for is missing from both, whatever came instead
-        return i in self.symmetric and _is_2d(theirs) and same_behaviour(mine, theirs.T, case, tol)
+        return i in self.symmetric and is_2d(theirs) and same_behaviour(mine, theirs.T, case, tol)
 
     def _alike_numbers(self, i, mine, theirs) -> bool:
         """Alike once both answers' numbers are in one dtype (float32 and float64, a NumPy and a
         Python number): the dtype is judged on its own."""
-        return self._alike(i, *_unify(mine, theirs))
+        return self._alike(i, *unify(mine, theirs))
 
 
 def _unique(found: list):
@@ -220,52 +220,6 @@ def _unique(found: list):
     if not found or len(found) > 1:
         return None if not found else []
     return list(found[0]) if isinstance(found[0], tuple) else [found[0]]
-
-
-def _numeric(x) -> bool:
-    if isinstance(x, bool) or not isinstance(x, (int, float, np.generic, np.ndarray)):
-        return False
-    return np.asarray(x).dtype.kind in "iuf"
-
-
-def _unify(a, b):
-    """``a`` and ``b`` with every pair of numbers cast to their common dtype (0-d arrays for scalars)."""
-    if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)) and len(a) == len(b):
-        pairs = [_unify(x, y) for x, y in zip(a, b)]
-        return tuple(p[0] for p in pairs), tuple(p[1] for p in pairs)
-    if type(a) is dict and type(b) is dict and a.keys() == b.keys():  # not stats' summaries
-        pairs = {k: _unify(a[k], b[k]) for k in b}
-        return {k: p[0] for k, p in pairs.items()}, {k: p[1] for k, p in pairs.items()}
-    if _numeric(a) and _numeric(b):
-        common = np.result_type(np.asarray(a).dtype, np.asarray(b).dtype)
-        return np.asarray(a).astype(common), np.asarray(b).astype(common)
-    return a, b
-
-
-def _kind(x):
-    """What the dtype rules look at: the type and dtype of every number in an answer."""
-    if isinstance(x, np.generic) or (isinstance(x, np.ndarray) and x.ndim == 0):
-        return ("number", x.dtype.str)
-    if isinstance(x, np.ndarray):
-        return ("array", x.dtype.str)
-    if isinstance(x, (tuple, list)):
-        return ("sequence",) + tuple(_kind(v) for v in x)
-    if isinstance(x, dict):
-        return ("dict",) + tuple((str(k), _kind(v)) for k, v in x.items())
-    return (type(x).__name__,)
-
-
-def _is_2d(x) -> bool:
-    return isinstance(x, np.ndarray) and x.ndim == 2 and x.dtype.kind == "f"
-
-
-def _flip_to(x, target):
-    """``x`` with each column's sign chosen to agree with ``target``'s (x itself when they do not fit)."""
-    if not (_is_2d(x) and _is_2d(target) and x.shape == target.shape):
-        return x
-    with np.errstate(all="ignore"):
-        signs = np.where((x.astype(np.float64) * target).sum(axis=0) < 0, -1, 1).astype(x.dtype)
-    return x * signs
 
 
 _NAMES = re.compile(r"\b[A-Za-z_]\w*(?:\.\w+){2,}\b")  # dotted names: 'transformer.h.0.attn.c_attn.weight'
