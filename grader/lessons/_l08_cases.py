@@ -99,6 +99,7 @@ def batch_hidden(rng):
 # ------------------------------------------------------------------ sample_next
 ROW = np.array([2.0, 1.0, 0.5, 0.0, -1.0, -3.0])
 TIED = np.array([3.0, 1.0, 1.0, 1.0, 0.0, -1.0])
+FOUR_TIED = np.array([-0.5, 2.0, 2.0, 2.0, 2.0, -1.5])  # a mask of logits <= the 3rd largest keeps none
 ROWS = 2000
 
 
@@ -112,6 +113,7 @@ def draw_public():
             Case(_draw(ROW, 0.5, None, 11), about="temperature 0.5"),
             Case(_draw(ROW, 1.0, 3, 12), about="top_k 3"),
             Case(_draw(TIED, 1.0, 2, 13), about="top_k 2 with three logits tied for second place"),
+            Case(_draw(FOUR_TIED, 1.0, 3, 17), about="top_k 3 with four logits tied for first, id 0 not among them"),
             Case(_draw(ROW + 800.0, 1.0, None, 14), about="logits near 800"),
             Case(_draw(ROW, 1.0, None, 10), about="the inputs of test 1, rng in the same state"),
             Case(_draw(ROW, 1.0, None, 15), about="the inputs of test 1, rng in another state"),
