@@ -136,6 +136,8 @@ HIDDEN = {
         'model=16 arrays f4 wpe[5, 16] wte[31, 16], state_dict=19 arrays f4 wpe[5, 16] wte[31, 16]',
         'model=16 arrays f8 wpe[16, 16] wte[16, 16], state_dict=19 arrays f8 wpe[16, 16] wte[16, 16]',
         'model=52 arrays f8 wpe[12, 8] wte[50, 8], state_dict=53 arrays f8 wpe[12, 8] wte[50, 8]',
+        'model=28 arrays f4 wpe[10, 12] wte[24, 12], state_dict=33 arrays f8 wpe[10, 12] wte[24, 12]'
+        ' (a float64 state dict for a float32 model)',
         'model=28 arrays f8 wpe[6, 8] wte[13, 8], state_dict=32 arrays f8 wte[13, 8]'
         ' -> ValueError (a state dict without the position table)',
         'model=28 arrays f8 wpe[6, 8] wte[13, 8], state_dict=34 arrays f8 wpe[6, 8] wte[13, 8]'

@@ -162,7 +162,8 @@ UNCATALOGUED = [
     ("causal_self_attention: output bias missing", "causal_self_attention", attention_source(out="")),
     ("causal_self_attention: qkv bias missing", "causal_self_attention", attention_source(qkv="")),
     ("gelu_tanh: 0.044715 * x**2", "gelu_tanh", GELU.format(cube="x ** 2")),
-    ("mlp: first bias missing", "mlp", MLP.format(act="gelu_tanh", b_fc="")),
+    ("mlp: the GELU applied twice", "mlp", MLP.format(act="gelu_tanh", b_fc=" + b_fc").replace(
+        "return gelu_tanh(", "return gelu_tanh(gelu_tanh(").replace(") @ w_proj", ")) @ w_proj")),
     ("block: attention residual missing", "block", block_source(residual="")),
     ("gpt_logits: wpe as the head", "gpt_logits", logits_source(head='P["wpe"].T')),
     ("gpt_logits: final LayerNorm without its bias", "gpt_logits",

@@ -128,6 +128,9 @@ register(Exercise(
         Mistake("bias of the down-projection missing",
                 "Both layers of GPT-2's MLP have a bias: ... @ w_proj + b_proj.",
                 _mlp(out_bias=False)),
+        Mistake("bias of the up-projection missing",
+                "Both layers of GPT-2's MLP have a bias: the GELU reads x @ w_fc + b_fc.",
+                _mlp(in_bias=False)),
         Mistake("GELU after the down-projection instead of between the layers",
                 "The nonlinearity sits in the middle, on the 4d-wide hidden layer: "
                 "gelu_tanh(x @ w_fc + b_fc) @ w_proj + b_proj. The output goes straight into "

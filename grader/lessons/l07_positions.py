@@ -126,20 +126,17 @@ register(Exercise(
 
 # ------------------------------------------------------------------ position_similarity
 def similarity_reference(wpe, *, axis=1, divide="both", compare="positions", corrcoef=False,
-                         centre=False):
+                         centre=False, float64=False):
     """axis=0: columns scaled to length 1; divide: "both", "one" (one row's length) or "none";
-    compare="features": u.T @ u, (d, d); corrcoef: np.corrcoef(wpe) as it comes (float64, and one
-    number for a one-row table); centre: each row's mean subtracted first (a correlation)."""
-    wpe = ref.check_table(wpe)
+    compare="features": u.T @ u, (d, d); corrcoef: np.corrcoef(wpe) as it comes (float64, one number
+    for one row); centre: each row's mean subtracted first; float64: computed in float64, left there."""
+    wpe = ref.check_table(wpe).astype(np.float64 if float64 else wpe.dtype, copy=False)
     if corrcoef:
         return np.corrcoef(wpe)
-    if centre:
-        wpe = wpe - wpe.mean(axis=1, keepdims=True)
+    wpe = wpe - wpe.mean(axis=1, keepdims=True) if centre else wpe
     length = np.sqrt((wpe * wpe).sum(axis=axis, keepdims=True))
-    if divide == "none":
-        return wpe @ wpe.T
-    if divide == "one":
-        return (wpe @ wpe.T) / length
+    if divide != "both":
+        return (wpe @ wpe.T) / (length if divide == "one" else 1)
     unit = wpe / length
     return unit.T @ unit if compare == "features" else unit @ unit.T
 
@@ -188,6 +185,9 @@ register(Exercise(
                 " np.corrcoef also returns float64 whatever it is given, and one number for a one-row table.",
                 _sim(corrcoef=True)),
         Mistake("rows centred before the cosine (a correlation)", _CORRELATION, _sim(centre=True)),
+        Mistake("float32 table answered in float64",
+                "Computing in float64 is fine, but the answer keeps the table's dtype: convert it back "
+                "(.astype(wpe.dtype)).", _sim(float64=True)),
     ],
     hints=(
         "Cosine similarity of two vectors is their dot product over the product of their lengths. "

@@ -80,7 +80,8 @@ L.mistake("embed", "no check of the block size", (0, [CHECK_A]), (1, [CHECK_B]),
           (0, '    if T > wpe.shape[0]:\n        raise ValueError(f"sequence length {T} exceeds the block size '
               '{wpe.shape[0]}")\n', '    assert T <= wpe.shape[0], "too long"\n'))
 L.uncatalogued("embed", "position rows shifted by one", (0, "wpe[:T]", "wpe[1:T + 1]"))
-L.uncatalogued("embed", "a sequence of exactly block_size refused", (1, "if length > n_ctx", "if length >= n_ctx"))
+L.mistake("embed", "a sequence of exactly block_size tokens refused", (1, "if length > n_ctx", "if length >= n_ctx"),
+          (0, "if T > wpe.shape[0]:", "if T >= wpe.shape[0]:"), (2, "if seq > block:", "if not seq < block:"))
 L.uncatalogued("embed", "position rows reversed", (1, "wpe[np.arange(length)]", "wpe[np.arange(length)[::-1]]"))
 
 # ------------------------------------------------------------------ one_hot_embed

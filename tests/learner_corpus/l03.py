@@ -116,7 +116,10 @@ L.mistake(M, UPCAST, (2, "math.sqrt(2 / math.pi)", "np.sqrt(2 / np.pi)"),
           (1, "hidden = gelu_tanh(hidden)",
            "hidden = 0.5 * hidden * (1 + np.tanh(np.sqrt(2 / np.pi) * (hidden + 0.044715 * hidden ** 3)))"),
           (0, "gelu_tanh(x @ w_fc + b_fc)", "gelu_tanh(x @ w_fc + b_fc) * np.float64(1.0)"))
-L.uncatalogued(M, "first bias missing", (0, "x @ w_fc + b_fc", "x @ w_fc"))
+L.mistake(M, "bias of the up-projection missing", (0, "x @ w_fc + b_fc", "x @ w_fc"),
+          (1, "hidden = np.matmul(x, w_fc) + b_fc", "hidden = np.matmul(x, w_fc)"),
+          (2, 'h = np.einsum("...d,dh->...h", x, w_fc) + b_fc', 'h = np.einsum("...d,dh->...h", x, w_fc)'))
+L.uncatalogued(M, "the GELU applied twice", (0, "gelu_tanh(x @ w_fc + b_fc)", "gelu_tanh(gelu_tanh(x @ w_fc + b_fc))"))
 L.uncatalogued(M, "the two weights swapped in role", (1, "hidden = np.matmul(x, w_fc) + b_fc", "hidden = np.matmul(x, w_proj.T) + b_fc"))
 
 # ------------------------------------------------------------------ block

@@ -158,6 +158,9 @@ L.mistake(HF, "the state dict's lm_head.weight kept",
 L.mistake(HF, "attention buffers not skipped", (0, " if not k.endswith(buffers) and k != \"lm_head.weight\"", " if k != \"lm_head.weight\""),
           (1, 're.search(r"\\.attn\\.(bias|masked_bias)$", k) or ', ''),
           (2, '\n          if not (k.endswith(".attn.bias") or k.endswith(".attn.masked_bias"))}', '}'))
+L.mistake(HF, "arrays left in the state dict's dtype", (0, "out[name] = value.astype(target.dtype)", "out[name] = value.copy()"),
+          (1, "        out[k] = out[k].astype(model[k].dtype)\n", ""),
+          (2, "loaded[name] = t.numpy().astype(target.dtype)", "loaded[name] = t.numpy().copy()"))
 L.mistake(HF, "c_attn.bias skipped with the buffers", (0, 'buffers = (".attn.bias", ".attn.masked_bias")', 'buffers = ("attn.bias", "attn.masked_bias")'),
           (1, 'r"\\.attn\\.(bias|masked_bias)$"', 'r"attn\\.(bias|masked_bias)$"'),
           (2, 'not (k.endswith(".attn.bias") or k.endswith(".attn.masked_bias"))', 'not k.endswith(("attn.bias", "masked_bias"))'))

@@ -121,6 +121,10 @@ L.mistake(SIM, "rows centred before the cosine (a correlation)",
           (0, "    norms = np.linalg.norm(wpe, axis=1, keepdims=True)\n", "    wpe = wpe - wpe.mean(axis=1, keepdims=True)\n    norms = np.linalg.norm(wpe, axis=1, keepdims=True)\n"),
           (1, "    norms = np.sqrt((wpe ** 2).sum(axis=1))\n", "    wpe = wpe - wpe.mean(1)[:, None]\n    norms = np.sqrt((wpe ** 2).sum(axis=1))\n"),
           (2, "    u = wpe / np.linalg.norm(wpe, axis=-1)[:, None]", "    c = wpe - wpe.mean(-1, keepdims=True)\n    u = c / np.linalg.norm(c, axis=-1)[:, None]"))
+L.mistake(SIM, "float32 table answered in float64", (0, "    norms = np.linalg.norm(wpe, axis=1, keepdims=True)\n",
+                                                     "    wpe = wpe.astype(np.float64)\n    norms = np.linalg.norm(wpe, axis=1, keepdims=True)\n"),
+          (1, "norms = np.sqrt((wpe ** 2).sum(axis=1))", "norms = np.sqrt((wpe.astype(float) ** 2).sum(axis=1))"),
+          (2, 'np.einsum("td,sd->ts", u, u)', 'np.einsum("td,sd->ts", u, u, dtype=np.float64)'))
 L.uncatalogued(SIM, "squared cosines", (0, "return rows @ rows.T", "return (rows @ rows.T) ** 2"))
 L.uncatalogued(SIM, "a distance, not a similarity", (2, 'return np.einsum("td,sd->ts", u, u)', 'return 1 - np.einsum("td,sd->ts", u, u)'))
 
