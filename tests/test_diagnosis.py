@@ -10,6 +10,7 @@ function called with the pieces swapped in, as the batch child does).
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -161,7 +162,8 @@ UNCATALOGUED = [
     ("causal_self_attention: output bias missing", "causal_self_attention", attention_source(out="")),
     ("causal_self_attention: qkv bias missing", "causal_self_attention", attention_source(qkv="")),
     ("gelu_tanh: 0.044715 * x**2", "gelu_tanh", GELU.format(cube="x ** 2")),
-    ("mlp: first bias missing", "mlp", MLP.format(act="gelu_tanh", b_fc="")),
+    ("mlp: the GELU applied twice", "mlp", MLP.format(act="gelu_tanh", b_fc=" + b_fc").replace(
+        "return gelu_tanh(", "return gelu_tanh(gelu_tanh(").replace(") @ w_proj", ")) @ w_proj")),
     ("block: attention residual missing", "block", block_source(residual="")),
     ("gpt_logits: wpe as the head", "gpt_logits", logits_source(head='P["wpe"].T')),
     ("gpt_logits: final LayerNorm without its bias", "gpt_logits",
@@ -271,6 +273,79 @@ def test_two_mistakes_are_named_only_when_they_do_not_conflict():
     assert verdict.failures and verdict.mistakes == []
 
 
+# ------------------------------------------------------------------ a mistake beside a second gap
+# (id, exercise, source, the names): the second gap (a missing error check, a float64 upcast, a
+# Python float) is reported by the failures on its own and does not hide the mistake; a catalogued
+# dtype mistake that explains the dtypes is named beside it.
+SQUARE_NO_CHECK = """
+def load_hf_state_dict(model, state_dict):
+    out = {}
+    for name, target in model.items():
+        value = state_dict[name]
+        if value.ndim == 2 and value.shape != target.shape:
+            value = value.T
+        out[name] = value.astype(target.dtype)
+    return out
+"""
+NAIVE_LOSS = """
+def cross_entropy(logits, targets):
+    p = np.exp(logits) / np.exp(logits).sum(axis=-1, keepdims=True)
+    return -np.log(np.take_along_axis(p, targets[..., None], axis=-1)).mean()
+"""
+EIGH_PCA = """
+def principal_components(wpe, k):
+    if wpe.ndim != 2:
+        raise ValueError(f"wpe has shape {wpe.shape}")
+    if k > min(wpe.shape):
+        raise ValueError(f"k={k} is more than min(T, d) = {min(wpe.shape)}")
+    x = wpe.astype(np.float64) - wpe.mean(axis=0)
+    values, vectors = np.linalg.eigh(x.T @ x)
+    return (x @ vectors[:, ::-1][:, :k]).astype(wpe.dtype)
+"""
+SECOND_GAPS = [
+    ("square c_proj, no ValueError for a missing key", "load_hf_state_dict", SQUARE_NO_CHECK,
+     ["square attention c_proj not transposed"]),
+    ("ddof=1 and a float64 upcast", "layer_norm", ln_source(ddof=", ddof=1", body="(x - mean) / np.sqrt(var + np.float64(eps))"),
+     ["sample variance (ddof=1) instead of the population variance"]),
+    ("exact GELU through np.vectorize(erf), float64", "mlp",
+     "def mlp(x, w_fc, b_fc, w_proj, b_proj):\n    h = x @ w_fc + b_fc\n"
+     "    return 0.5 * h * (1 + np.vectorize(math.erf)(h / math.sqrt(2))) @ w_proj + b_proj\n",
+     ["exact GELU instead of the tanh approximation", "float32 input upcast to float64"]),
+    ("no mask and np.sqrt(d_k)", "causal_self_attention", attention_source(mask="pass", scale="np.sqrt(dk)"),
+     ["no causal mask", "float32 inputs upcast to float64"]),
+    ("naive cross-entropy without the error checks", "cross_entropy", NAIVE_LOSS,
+     ["softmax without subtracting the max", "log of the softmax"]),
+    ("eigh without the sign convention", "principal_components", EIGH_PCA, ["sign convention ignored"]),
+    ("cosine over the other length only", "position_similarity",
+     "def position_similarity(wpe):\n    if wpe.ndim != 2:\n        raise ValueError(f'{wpe.shape}')\n"
+     "    return wpe @ wpe.T / np.linalg.norm(wpe, axis=1)\n", ["divided by one row's length only"]),
+    ("output bias missing and np.sqrt(d_k)", "causal_self_attention", attention_source(out="", scale="np.sqrt(dk)"), []),
+]
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("name, source, names", [pytest.param(n, s, m, id=i) for i, n, s, m in SECOND_GAPS])
+def test_a_mistake_beside_a_second_gap_is_named(name, source, names, path):
+    verdict = PATHS[path](learner(name, source))
+    assert verdict.status == "failed" and verdict.mistakes == names, verdict.message
+
+
+def test_two_mistakes_that_both_fit_give_no_name():
+    """A mistake catalogued twice, under two names: both fit every case, so neither is named
+    (naming the first would be a guess); so too where only the value cases can tell."""
+    base = registry.get("layer_norm")
+    ddof = next(m for m in base.mistakes if m.name.startswith("sample variance"))
+    twice = dataclasses.replace(base, mistakes=base.mistakes + [dataclasses.replace(ddof, name="ddof=1 again")])
+    for source in (ln_source(ddof=", ddof=1"), SECOND_GAPS[1][2]):
+        fn = learner("layer_norm", source)
+        cases = twice.cases()
+        answers = [call_answer(fn, c) for c in cases]
+        expected = reference_answers(twice, cases)
+        assert judge(base, cases, answers, expected, mistake_answers_for(base, cases)).mistakes == [ddof.name]
+        verdict = judge(twice, cases, answers, expected, mistake_answers_for(twice, cases))
+        assert verdict.status == "failed" and verdict.mistakes == [], verdict.message
+
+
 # ------------------------------------------------------------------ pieces' mistakes inside composites
 # (id, exercise, source, the mistake it must be told): the learner writes the piece inline,
 # so the course's piece swapped in while grading does not hide the bug.
@@ -360,8 +435,8 @@ OWN_PIECE_BUGS = [  # (id, the learner's buggy piece, {exercise: names}; every o
     ("attention merged by reshape", {"attn": attention_source(merge=MERGE)},
      dict.fromkeys(["causal_self_attention", "block", "gpt_logits"], "heads merged by reshape without transpose")),
     ("attention split by reshape", {"attn": attention_source(split=SPLIT)},
-     {"causal_self_attention": None} | dict.fromkeys(
-         ["block", "gpt_logits"], "head split by reshape without transpose, heads merged correctly")),
+     dict.fromkeys(["causal_self_attention", "block", "gpt_logits"],
+                   "head split by reshape without transpose, heads merged correctly")),
     ("exact GELU", {"gelu": EXACT_GELU},
      dict.fromkeys(["gelu_tanh", "mlp", "block", "gpt_logits"], "exact GELU instead of the tanh approximation")),
     ("sigmoid GELU", {"gelu": SIGMOID_GELU},  # catalogued in gelu_tanh and mlp only: no name elsewhere
@@ -496,6 +571,7 @@ def _through_the_cli():
     yield from ((f"uncatalogued_{k}", ex, src, []) for k, (_, ex, src) in enumerate(UNCATALOGUED))
     yield from ((f"inside_{k}", ex, src, [m]) for k, (_, ex, src, m) in enumerate(INSIDE))
     yield from ((f"seed_{k}", "init_gpt", src, [m]) for k, (_, src, m) in enumerate(SEED_LEARNERS))
+    yield from ((f"second_gap_{k}", ex, src, names) for k, (_, ex, src, names) in enumerate(SECOND_GAPS))
     yield ("in_place_block", "block", block_source().replace("x = x + ", "x += "), None)
 
 

@@ -62,7 +62,7 @@ def test_cases_are_deterministic_and_varied(name):
 # Written the way a learner might, independently of the registered variants.
 # Module-level, so that the batch-grading test can put their source in a notebook.
 def learner_ln_impl(x, weight, bias, eps, bug):
-    axis = {"axis0": 0, "whole": None}.get(bug, -1)
+    axis = {"axis0": 0, "axis1": 1, "whole": None}.get(bug, -1)
     mu = np.mean(x, axis=axis, keepdims=True)
     centred = x - mu
     n = x.size if axis is None else x.shape[axis]
@@ -82,7 +82,7 @@ def learner_attn_impl(x, w_qkv, b_qkv, w_o, b_o, n_head, bug):
     q, k, v = np.split(x @ w_qkv + b_qkv, [d, 2 * d], axis=-1)
 
     def heads(t):
-        if bug == "reshape":
+        if bug in ("reshape", "split_only"):
             return t.reshape(*B_T[:-1], n_head, T, hs)
         return np.moveaxis(t.reshape(*B_T, n_head, hs), -2, -3)
 
@@ -135,11 +135,13 @@ LEARNER_BUGS = {
         "eps_1e6": "epsilon 1e-6 instead of 1e-5",
         "hard_coded": "the eps argument is ignored",
         "axis0": "normalised over the wrong axis (axis 0)",
+        "axis1": "normalised over axis 1 (the positions, in a batch)",
         "whole": "mean and variance taken over the whole array",
     },
     "causal_self_attention": {
         "reshape": "head split by reshape without transpose",
         "merge": "heads merged by reshape without transpose",
+        "split_only": "head split by reshape without transpose, heads merged correctly",
         "sqrt_d": "scores scaled by sqrt(d) instead of sqrt(d_k)",
         "no_scale": "scores not scaled",
         "no_mask": "no causal mask",

@@ -136,7 +136,8 @@ CE_BUGS = [
     ("m = logits.max(axis=-1, keepdims=True)", "logits = logits.astype(np.float64)\n    m = logits.max(axis=-1, keepdims=True)",
      ["float32 logits upcast to float64"]),
     ("return -(np.take_along_axis(logits, targets[..., None], axis=-1) - lse).mean()",
-     "return float(-(np.take_along_axis(logits, targets[..., None], axis=-1) - lse).mean())", []),
+     "return float(-(np.take_along_axis(logits, targets[..., None], axis=-1) - lse).mean())",
+     ["loss returned as a Python float"]),
 ]
 
 

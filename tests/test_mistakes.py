@@ -1,4 +1,5 @@
 """Every catalogued mistake, in every lesson, is caught and named by name."""
+import dataclasses
 import functools
 
 import numpy as np
@@ -6,7 +7,7 @@ import pytest
 
 from grader.judging import registry
 from grader.checking.check import evaluate
-from grader.judging.judge import call_answer, judge, mistake_answers_for, reference_answers
+from grader.judging.judge import Raised, call_answer, judge, mistake_answers_for, reference_answers
 from grader.judging.stats import summarize
 
 EXERCISES = list(registry.load_all().values())
@@ -122,3 +123,37 @@ def test_mistake_is_named_after_crossing_the_process_boundary(exercise, mistake,
     answers = [_answer(t, wire.folder_loader(str(tmp_path))) for t in trees]
     verdict = judge(exercise, cases, answers, expected, theirs)
     assert verdict.mistakes == [mistake.name]
+
+
+@pytest.mark.parametrize("exercise", EXERCISES, ids=lambda e: e.name)
+def test_student_release_stores_and_names_every_mistake(exercise, tmp_path):
+    """What the release stores of an exercise (release.bundle.exercise_entry, read back as the
+    student edition's loader reads it) holds every catalogued mistake, and from it alone check()
+    names each one on the public cases."""
+    from gpt2course.config import GPTConfig
+    from grader.judging import wire
+    from grader.judging.registry import Case, Mistake
+    from grader.judging.stats import Summary
+    from grader.release.bundle import exercise_entry
+
+    entry = exercise_entry(exercise, wire.Encoder(str(tmp_path), "p"))
+    load = wire.folder_loader(str(tmp_path))
+
+    def stored(tree):
+        if "raised" in tree:
+            return Raised(tree["raised"]["type"], tuple(tree["raised"]["bases"]), tree["raised"]["message"])
+        if "summary" in tree:
+            return Summary(tree["summary"])
+        return None if "none" in tree else wire.decode(tree, load, GPTConfig)
+
+    assert [(m["name"], m["explanation"]) for m in entry["mistakes"]] == \
+        [(m.name, m.explanation) for m in exercise.mistakes]
+    cases = [Case(wire.decode(c["args"], load, GPTConfig), True, c["raises"], tuple(c["mention"]), c["about"])
+             for c in entry["cases"]]
+    released = dataclasses.replace(exercise, mistakes=[Mistake(m["name"], m["explanation"], None)
+                                                       for m in entry["mistakes"]])
+    expected = [stored(t) for t in entry["expected"]]
+    theirs = {m["name"]: [stored(t) for t in m["answers"]] for m in entry["mistakes"]}
+    for mistake in exercise.mistakes:
+        answers = [call_answer(mistake.variant, c) for c in cases]
+        assert judge(released, cases, answers, expected, theirs).mistakes == [mistake.name], mistake.name

@@ -1,6 +1,8 @@
 """Registry-wide rules every exercise must follow: hints, public and hidden cases,
 the reference's answers, and what the student edition (public cases only) can see."""
+import dataclasses
 import re
+from collections import Counter
 from pathlib import Path
 
 import nbformat
@@ -10,6 +12,8 @@ import pytest
 from grader.judging import registry
 from grader.judging.registry import _arrays  # the walk Case.tolerance uses
 from grader.judging.judge import Broken, NotAttempted, Raised, call_answer, case_mismatch, judge, reference_answers
+from grader.judging.sampling_judge import scalar_judge
+from hidden_configurations import HIDDEN
 
 ROOT = Path(__file__).resolve().parents[1]
 EXERCISES = list(registry.load_all().values())
@@ -179,3 +183,146 @@ def test_each_mistake_fails_a_public_case(exercise, mistake):
     answers = [call_answer(mistake.variant, c) for c in public]
     verdict = judge(exercise, public, answers, reference_answers(exercise, public))
     assert verdict.status != "passed"
+
+
+# ------------------------------------------------------------------ the hidden cases, pinned
+def describe(value) -> str:
+    """A case's argument as tests/hidden_configurations.py writes it."""
+    if isinstance(value, np.random.Generator):
+        return "rng"
+    if isinstance(value, np.ndarray):
+        return f"{value.dtype.str[1:]}{list(value.shape)}"
+    if isinstance(value, dict):
+        arrays = [v for v in value.values() if isinstance(v, np.ndarray)]
+        tables = [f"{k.split('.')[-2] if k.startswith('transformer') else k}{list(v.shape)}" for k, v in value.items()
+                  if k.endswith(("wte", "wpe", "wte.weight", "wpe.weight"))]
+        return f"{len(value)} arrays {arrays[0].dtype.str[1:] if arrays else ''} " + " ".join(sorted(tables))
+    if hasattr(value, "n_embd"):
+        return f"config(V={value.vocab_size}, T={value.block_size}, L={value.n_layer}, d={value.n_embd}, h={value.n_head})"
+    return repr(value)
+
+
+def describe_case(case) -> str:
+    text = ", ".join(f"{k}={'seed' if k == 'seed' else describe(v)}" for k, v in sorted(case.args.items()))
+    return text + (f" -> {case.raises}" if case.raises else "") + (f" ({case.about})" if case.about else "")
+
+
+def test_every_exercise_has_its_hidden_cases_pinned():
+    assert set(HIDDEN) == set(BY_NAME)
+
+
+@params("exercise", EXERCISES, ids=lambda e: e.name)
+def test_no_pinned_hidden_case_has_disappeared(exercise):
+    missing = Counter(HIDDEN[exercise.name]) - Counter(describe_case(c) for c in _hidden(exercise))
+    assert not missing, "hidden cases gone from grader/lessons/:\n" + "\n".join(missing)
+
+
+GPT2_SIZES = [(12, 768), (24, 1024), (36, 1280), (48, 1600)]   # (n_layer, n_embd), V = 50257, T = 1024
+
+
+def test_count_is_tested_on_every_gpt2_size_tied_and_untied_with_and_without_biases():
+    found = {(c.args["L"], c.args["d"], c.args.get("tied", True), c.args.get("bias", True))
+             for c in _hidden(BY_NAME["count_gpt2_params"]) if c.args["V"] == 50257 and c.args["T"] == 1024}
+    wanted = {(L, d, tied, bias) for L, d in GPT2_SIZES for tied in (True, False) for bias in (True, False)}
+    assert wanted <= found, sorted(wanted - found)
+
+
+def _profile(cases):
+    """Per array argument of the value cases: its ndims and dtypes; and the errors asked for."""
+    ndims, dtypes, errors = {}, {}, {c.raises for c in cases if c.raises}
+    for c in cases:
+        for k, v in c.args.items():
+            if isinstance(v, np.ndarray) and not c.raises:
+                ndims.setdefault(k, set()).add(v.ndim)
+                dtypes.setdefault(k, set()).add(v.dtype.str)
+    return ndims, dtypes, errors
+
+
+@params("exercise", EXERCISES, ids=lambda e: e.name)
+def test_hidden_cases_cover_the_stated_shapes_dtypes_and_errors(exercise):
+    """At least five hidden cases, and among them every shape rank, dtype and error of the public
+    examples (the student edition sees those; the grader must test them beyond the examples)."""
+    hidden = _hidden(exercise)
+    assert len(hidden) >= 5
+    (pn, pd, pe), (hn, hd, he) = _profile(_public(exercise)), _profile(hidden)
+    for k in pn:
+        assert pn[k] <= hn.get(k, set()), f"{k}: ranks {pn[k]} public, {hn.get(k)} hidden"
+        assert pd[k] <= hd.get(k, set()), f"{k}: dtypes {pd[k]} public, {hd.get(k)} hidden"
+    assert pe <= he, f"errors {pe} public, {he} hidden"
+
+
+GET_BATCH_ONE_SHORT = """
+def get_batch(data, batch_size, block_size, rng):
+    if len(data) < block_size:
+        raise ValueError(f"data holds {len(data)} ids; block_size is {block_size}")
+    starts = rng.integers(0, len(data) - block_size, size=batch_size)
+    rows = starts[:, None] + np.arange(block_size)
+    data = np.asarray(data)
+    return data[rows].astype(np.int64), data[rows + 1].astype(np.int64)
+"""
+
+
+def test_a_length_check_one_short_fails_a_public_and_a_hidden_test():
+    """Data of exactly block_size ids must be refused: rng.integers(0, 0) raises, without the numbers."""
+    from grader.checking.check import evaluate
+
+    namespace = {"np": np}
+    exec(GET_BATCH_ONE_SHORT, namespace)
+    verdict = evaluate(namespace["get_batch"])
+    cases = BY_NAME["get_batch"].cases()
+    failed = [cases[int(f.split(":")[0].split()[1]) - 1] for f in verdict.failures]
+    assert verdict.status == "failed" and {c.public for c in failed} == {True, False}, verdict.message
+    assert all(c.about == "data exactly as long as the block size" for c in failed)
+
+
+# ------------------------------------------------------------------ answers off by ten times the tolerance
+def _off(answer, rel: float, case):
+    """The answer with every float scaled by 1 + rel; integers off by one; drawn ids moved to the next id."""
+    if isinstance(answer, tuple):
+        return tuple(_off(a, rel, case) for a in answer)
+    if isinstance(answer, dict):
+        return {k: _off(v, rel, case) for k, v in answer.items()}
+    if isinstance(answer, float):
+        return answer * (1 + rel)
+    if isinstance(answer, int):
+        return answer + 1
+    a = np.asarray(answer)
+    if a.dtype.kind == "f":
+        return (a * (1 + rel)).astype(a.dtype)
+    if "top_k" in case.args:                                   # drawn ids
+        return (a + 1) % case.args["logits"].shape[-1]
+    return a + 1
+
+
+def _floating(answer) -> bool:
+    if isinstance(answer, (tuple, dict)):
+        return any(_floating(a) for a in (answer.values() if isinstance(answer, dict) else answer))
+    return isinstance(answer, float) or np.asarray(answer).dtype.kind == "f"
+
+
+STATED_TOLERANCE = {"f8": 1e-8, "f4": 1e-4}   # what the exercises promise: relative 1e-8, 1e-4 in float32
+
+
+def _stated_tolerance(case) -> float:
+    floats = {a.dtype.str[1:] for a in _arrays(case.args) if a.dtype.kind == "f"}
+    return STATED_TOLERANCE["f4"] if "f4" in floats else STATED_TOLERANCE["f8"]
+
+
+@params("exercise", EXERCISES, ids=lambda e: e.name)
+def test_an_answer_off_by_ten_times_the_tolerance_fails(exercise):
+    """Every value case of a value-judged exercise fails an answer off by 10 x the tolerance the
+    exercises state (not the one the code holds, which is what this guards) and passes one off by a
+    tenth of it; a statistically judged one fails such an answer overall."""
+    quiet = dataclasses.replace(exercise, mistakes=[])        # no naming: only the verdict matters
+    cases = [c for c in exercise.cases() if not c.raises]
+    expected = reference_answers(exercise, cases)
+    answers = [call_answer(exercise.reference, c) for c in cases]
+    tols = [_stated_tolerance(c) for c in cases]
+    if exercise.judge in (None, scalar_judge):
+        for i, (case, answer, e, tol) in enumerate(zip(cases, answers, expected, tols)):
+            assert judge(quiet, [case], [_off(answer, 10 * tol, case)], [e]).status == "failed", f"case {i + 1}"
+            if _floating(answer):
+                assert judge(quiet, [case], [_off(answer, tol / 10, case)], [e]).status == "passed", f"case {i + 1}"
+    else:
+        off = [_off(a, 10 * tol, c) for a, c, tol in zip(answers, cases, tols)]
+        assert judge(quiet, cases, off, expected).passed < len(cases) // 2

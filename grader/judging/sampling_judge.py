@@ -9,7 +9,11 @@ ids, so draws cannot be compared one by one. The cases repeat a few rows of logi
 many times; the judge compares what the answer drew with what the other answer (the
 reference's, or a mistake's) drew, by the counts of each candidate, and never lets
 an answer draw outside the top k where the other one does not. Tied logits are one
-candidate for the counts: which of several tied ids fills the k-th place is free.
+candidate for the counts: which of several tied ids fills the k-th place is free. But
+tied ids that are kept are equally likely, so no id may take more than its share of its
+tie's draws (1/c of them, with c of the tie kept) where the other answer does not: a
+sampler that makes every probability NaN (every candidate masked) and always draws
+id 0, or one that breaks ties by always taking the first, fails whatever the counts.
 That the same generator state gives the same ids is judged across cases
 (seeds.generator_mismatches).
 
@@ -53,6 +57,12 @@ def draws_judge(answer, case, expected, tol: float) -> str | None:
     if outside.any() and allowed[rows, expected].all():
         return (f"drew an id outside the top {k} of its row (row {int(np.argmax(outside))}): only the "
                 f"k = {k} largest logits of a row may be drawn")
+    crowded = crowded_tie(answer, logits, k)
+    if crowded and not crowded_tie(expected, logits, k):
+        row, drawn, share, kept = crowded
+        return (f"drew id {drawn} in {share:.0%} of the draws among the {kept} ids kept that tie with "
+                f"it (row {row}): tied candidates are equally likely, so each gets about 1/{kept} of "
+                "them (probabilities that are NaN, or every candidate masked, end up drawing one id)")
     stat, df = homogeneity(answer, expected, logits)
     limit = chi2_limit(df)
     if stat > limit:
@@ -68,6 +78,30 @@ def candidates(logits: np.ndarray, k) -> np.ndarray:
         return np.ones(logits.shape, dtype=bool)
     kth = np.sort(logits, axis=-1)[:, -k][:, None]                    # (B, 1)
     return logits >= kth
+
+
+def crowded_tie(draws: np.ndarray, logits: np.ndarray, k) -> tuple | None:
+    """(row, id, its share of its tie's draws, ids kept from the tie) for the first drawn id that
+    takes more of its tie's draws than a fair share allows; None when every id keeps to its share.
+
+    With c of a tie's ids kept (all of it, or those of it that fill the top k), each kept id has
+    probability 1/c of the tie's (less, where the ids kept vary from row to row), so its count
+    stays below n/c plus SIGMAS binomial standard deviations."""
+    cell = _cells(draws, logits)                                      # (B,)
+    V = logits.shape[-1]
+    keys, first, counts = np.unique(cell * V + draws, return_index=True, return_counts=True)
+    rows = logits[first]                                              # (n, V): a row of each (cell, id)
+    value = rows[np.arange(len(first)), draws[first]][:, None]        # (n, 1)
+    above, tied = (rows > value).sum(axis=1), (rows == value).sum(axis=1)
+    kept = tied if k is None or k >= V else np.clip(k - above, 0, tied)
+    n = np.bincount(cell)[keys // V]
+    share = 1.0 / np.maximum(kept, 1)
+    limit = n * share + SIGMAS * np.sqrt(n * share * (1.0 - share)) + 1.0
+    over = np.flatnonzero((kept >= 2) & (counts > limit))
+    if not over.size:
+        return None
+    j = over[0]
+    return int(first[j]), int(draws[first[j]]), float(counts[j] / n[j]), int(kept[j])
 
 
 def _cells(draws: np.ndarray, logits: np.ndarray) -> np.ndarray:

@@ -23,13 +23,14 @@ def _far_targets(dtype, gap):
     return {"logits": logits, "targets": np.array([1, 2])}
 
 
-def _loss_errors(bad_id):
+def _loss_errors(*bad_ids):
     rng = np.random.default_rng(80)
     logits = rng.standard_normal((2, 3, 5))
     return [Case({"logits": logits, "targets": np.zeros(6, dtype=np.int64)}, raises="ValueError",
-                 mention=("(6,)|6", "(2, 3)|2, 3"), about="targets of the wrong shape"),
-            Case({"logits": logits[0], "targets": np.array([1, bad_id, 0])}, raises="ValueError",
-                 mention=(str(bad_id),), about="a target id outside the vocabulary")]
+                 mention=("(6,)|6", "(2, 3)|2, 3"), about="targets of the wrong shape")] + [
+            Case({"logits": logits[0], "targets": np.array([1, bad, 0])}, raises="ValueError",
+                 mention=(str(bad),), about="a target id outside the vocabulary" + (", negative" if bad < 0 else ""))
+            for bad in bad_ids]
 
 
 def loss_public():
@@ -41,7 +42,7 @@ def loss_public():
             Case(_loss(rng, (2,), 4, np.float32, shift=100.0) | {"targets": np.array([3, 0])},
                  about="float32 logits near 100"),
             Case(_far_targets(np.float32, 120.0), about="float32 targets 120 below the largest logit"),
-            *_loss_errors(6)]
+            *_loss_errors(6, -1)]
 
 
 def loss_hidden(rng):
@@ -51,7 +52,7 @@ def loss_hidden(rng):
               ((4, 2), 6, np.float32, 95.0)]]
     cases.append(Case({"logits": rng.standard_normal(10), "targets": np.array(4)},
                       about="one position: logits (V,), a 0-d target"))
-    return cases + [Case(_far_targets(np.float64, 1000.0))] + _loss_errors(-1)
+    return cases + [Case(_far_targets(np.float64, 1000.0))] + _loss_errors(-3, 5)
 
 
 
@@ -76,7 +77,9 @@ def batch_public():
     return [Case(_batch(ids, 4, 8, 800), about="uint8 ids, as the corpus stores them"),
             Case(_batch(np.arange(100, 130, dtype=np.int64), 6, 5, 901)),
             Case(_batch(ids[:6], 2, 8, 3), raises="ValueError", mention=("6", "8"),
-                 about="data shorter than one window")]
+                 about="data shorter than one window"),
+            Case(_batch(ids[:8], 2, 8, 4), raises="ValueError", mention=("8",),
+                 about="data exactly as long as the block size")]
 
 
 def batch_hidden(rng):
@@ -96,6 +99,7 @@ def batch_hidden(rng):
 # ------------------------------------------------------------------ sample_next
 ROW = np.array([2.0, 1.0, 0.5, 0.0, -1.0, -3.0])
 TIED = np.array([3.0, 1.0, 1.0, 1.0, 0.0, -1.0])
+FOUR_TIED = np.array([-0.5, 2.0, 2.0, 2.0, 2.0, -1.5])  # a mask of logits <= the 3rd largest keeps none
 ROWS = 2000
 
 
@@ -109,6 +113,7 @@ def draw_public():
             Case(_draw(ROW, 0.5, None, 11), about="temperature 0.5"),
             Case(_draw(ROW, 1.0, 3, 12), about="top_k 3"),
             Case(_draw(TIED, 1.0, 2, 13), about="top_k 2 with three logits tied for second place"),
+            Case(_draw(FOUR_TIED, 1.0, 3, 17), about="top_k 3 with four logits tied for first, id 0 not among them"),
             Case(_draw(ROW + 800.0, 1.0, None, 14), about="logits near 800"),
             Case(_draw(ROW, 1.0, None, 10), about="the inputs of test 1, rng in the same state"),
             Case(_draw(ROW, 1.0, None, 15), about="the inputs of test 1, rng in another state"),
@@ -127,6 +132,10 @@ def draw_hidden(rng):
             Case(_draw(rng.standard_normal(6), 1.3, 50, seed()), about="top_k larger than the vocabulary"),
             Case(_draw(rng.standard_normal(8) + 900.0, 2.0, 4, seed()), about="logits near 900"),
             Case(_draw([2.0, 2.0, 2.0, 2.0, 0.0, -1.0], 0.6, 3, seed()), about="four logits tied for first"),
+            # a mask of every logit <= the k-th largest leaves no candidate here: NaN probabilities,
+            # and an inverse CDF over NaN draws id 0, which is not a candidate
+            Case(_draw([0.0, 1.5, 1.5, 1.5, 1.5, -2.0], 1.0, 3, seed()),
+                 about="four logits tied for first, id 0 not among them"),
             Case(_draw(row10, 1.7, None, 77), about="the inputs of an earlier test, rng in another state"),
             Case(_draw(row10, 1.7, None, 77), about="the inputs of the previous test, rng in the same state"),
             Case(_draw(ROW, -1.0, 2, seed(), rows=4), raises="ValueError", mention=("-1",),

@@ -20,19 +20,20 @@ from gpt2course import sampling as course_sampling
 
 
 # ------------------------------------------------------------------ cross_entropy
-def check_loss_inputs(logits, targets) -> None:
-    """The two errors the exercise asks for, with the numbers in the message."""
+def check_loss_inputs(logits, targets, negative_ok=False) -> None:
+    """The two errors the exercise asks for, with the numbers in the message (negative_ok: ids
+    below 0 let through, to be read from the end of the row)."""
     if targets.shape != logits.shape[:-1]:
         raise ValueError(f"targets have shape {targets.shape}, logits {logits.shape}: the targets need "
                          f"the logits' shape without the last axis, {logits.shape[:-1]}")
     V = logits.shape[-1]
-    if targets.size and (targets.min() < 0 or targets.max() >= V):
+    if targets.size and ((targets.min() < 0 and not negative_ok) or targets.max() >= V):
         bad = targets.min() if targets.min() < 0 else targets.max()
         raise ValueError(f"target id {bad} is outside the vocabulary [0, {V})")
 
 
 def cross_entropy(logits, targets, *, max_shift=True, log_of_softmax=False, reduce="mean",
-                  pick="own", norm_axis=-1, sign=-1.0, upcast=False):
+                  pick="own", norm_axis=-1, sign=-1.0, upcast=False, negative_ok=False, as_float=False):
     """The mean over all positions of -log softmax(logits)[target], as a 0-d array of the
     logits' dtype.
 
@@ -40,8 +41,9 @@ def cross_entropy(logits, targets, *, max_shift=True, log_of_softmax=False, redu
     of z - logsumexp(z) (underflows to -inf); reduce="sum"; pick="every": every target
     scored at every position (logp[:, targets]); norm_axis: the axis the softmax normalises
     over (0: the first axis, not the vocabulary); sign=+1.0: the log-likelihood itself;
-    upcast: float32 logits computed and returned in float64."""
-    check_loss_inputs(logits, targets)
+    upcast: float32 logits computed and returned in float64; negative_ok: ids below 0 not refused;
+    as_float: the loss as a Python float."""
+    check_loss_inputs(logits, targets, negative_ok)
     with np.errstate(all="ignore"):
         z = logits.astype(np.float64) if upcast else logits
         if max_shift:
@@ -57,22 +59,26 @@ def cross_entropy(logits, targets, *, max_shift=True, log_of_softmax=False, redu
         else:
             picked = np.take_along_axis(logp, targets[..., None], axis=-1)       # (..., 1)
         total = picked.sum() if reduce == "sum" else picked.mean()
-        return np.asarray(sign * total)
+        return float(sign * total) if as_float else np.asarray(sign * total)
 
 
 # ------------------------------------------------------------------ get_batch
-def get_batch(data, batch_size, block_size, rng, *, high=0, shift=1, cast=True):
+def get_batch(data, batch_size, block_size, rng, *, high=0, shift=1, cast=True, shortest=1):
     """high: added to the exclusive upper end of the starts' range (-1: the last window is
     never drawn; +1: a window that runs past the end can be); shift: where the targets
-    sit (0: the inputs again; -1: the previous ids); cast=False: the data's own dtype."""
+    sit (0: the inputs again; -1: the previous ids; "roll": the inputs rolled by one, the
+    first id wrapped round to the end); cast=False: the data's own dtype; shortest: the
+    fewest starts refused by the length check (0: data of exactly block_size ids gets
+    through, and rng.integers(0, 0) raises its own error)."""
     n = len(data) - block_size
-    if n < 1:
+    if n < shortest:
         raise ValueError(f"data holds {len(data)} ids: a window of block_size={block_size} needs "
                          f"at least {block_size + 1} (its inputs and the shifted targets)")
     starts = rng.integers(0, n + high, size=batch_size)                          # (B,)
     rows = starts[:, None] + np.arange(block_size)                               # (B, T)
     data = np.asarray(data)
-    x, y = data[rows], data[rows + shift]
+    x = data[rows]
+    y = np.roll(x, -1, axis=1) if shift == "roll" else data[rows + shift]
     return (x.astype(np.int64), y.astype(np.int64)) if cast else (x, y)
 
 
@@ -94,9 +100,21 @@ def _tied_top_k(z, k):
     return np.where(z < kth, -np.inf, z)
 
 
-def sample_next(logits, temperature, top_k, rng, *, k_extra=0, ties=False, use_top_k=True,
+def _off_by_one_top_k(z, k, k_extra, at_most):
+    """top-k as a learner's off-by-one writes it, only where top_k < V (a top_k of V or more
+    keeps every id): k_extra keeps exactly k + k_extra; at_most masks every logit <= the k-th
+    largest, which keeps k - 1 (fewer, or none and then NaN, when logits tie at the k-th place)."""
+    if k >= z.shape[-1]:
+        return z
+    if not at_most:
+        return _top_k(z, k + k_extra)
+    kth = np.sort(z, axis=-1)[:, -k][:, None]                                    # (B, 1)
+    return np.where(z <= kth, -np.inf, z)
+
+
+def sample_next(logits, temperature, top_k, rng, *, k_extra=0, at_most=False, ties=False, use_top_k=True,
                 temperature_use="divide", max_shift=True, draw="sample", source="rng"):
-    """k_extra: candidates kept beyond (or short of) k; ties=True: every logit tied with the
+    """k_extra, at_most: the top-k off by one (_off_by_one_top_k); ties=True: every logit tied with the
     k-th stays; use_top_k=False: top_k ignored; temperature_use: "divide" (GPT-2's), "ignore"
     or "multiply"; max_shift=False: exp of the raw logits (overflow: NaN, then id 0, as an
     inverse CDF over NaN gives); draw="argmax": no draw at all; source: where the uniform
@@ -108,7 +126,8 @@ def sample_next(logits, temperature, top_k, rng, *, k_extra=0, ties=False, use_t
         z = {"divide": lambda: logits / temperature, "ignore": lambda: logits,
              "multiply": lambda: logits * temperature}[temperature_use]()
         if top_k is not None and use_top_k:
-            z = _tied_top_k(z, top_k) if ties else _top_k(z, min(top_k, z.shape[-1]) + k_extra)
+            z = (_tied_top_k(z, top_k) if ties else _off_by_one_top_k(z, top_k, k_extra, at_most)
+                 if k_extra or at_most else _top_k(z, min(top_k, z.shape[-1])))
         if max_shift:
             z = z - z.max(axis=-1, keepdims=True)
         e = np.exp(z)

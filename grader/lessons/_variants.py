@@ -34,9 +34,12 @@ def flagged(reference, **flags):
 
 
 # ------------------------------------------------------------------ the pieces
-def embed(wte, wpe, idx, *, positions="rows", concat=False, check=True):
+def embed(wte, wpe, idx, *, positions="rows", concat=False, check=True, full_refused=False):
     """positions: "rows" (wpe[:T], GPT-2's), "by_token" (wpe[idx]) or None (left out);
-    concat=True: the two rows concatenated; check=False: no check of the block size."""
+    concat=True: the two rows concatenated; check=False: no check of the block size;
+    full_refused: a sequence of exactly block_size tokens refused too (T >= block_size)."""
+    if full_refused and idx.shape[-1] >= wpe.shape[0]:
+        raise ValueError(f"sequence length {idx.shape[-1]} reaches the block size {wpe.shape[0]}")
     if check:
         idx = ref.check_token_ids(idx, wte.shape[0], wpe.shape[0])
     T = idx.shape[-1]
@@ -125,10 +128,12 @@ def attention(x, w_qkv, b_qkv, w_o, b_o, n_head, *, split_transpose=True, merge_
 
 # ------------------------------------------------------------------ the composites
 def mlp(x, w_fc, b_fc, w_proj, b_proj, *, gelu_flags=None, relu=False, gelu_last=False,
-        out_bias=True):
+        out_bias=True, in_bias=True):
     """gelu_flags: the flags of the MLP's own GELU; relu: max(0, .) instead;
-    gelu_last: the GELU after the down-projection; out_bias=False: no b_proj."""
+    gelu_last: the GELU after the down-projection; out_bias=False: no b_proj; in_bias=False: no b_fc."""
     act = (lambda h: np.maximum(h, 0)) if relu else (lambda h: gelu(h, **(gelu_flags or {})))
+    if not in_bias:
+        b_fc = np.zeros_like(b_fc)
     if gelu_last:
         return act((x @ w_fc + b_fc) @ w_proj + b_proj)
     out = act(x @ w_fc + b_fc) @ w_proj

@@ -39,7 +39,9 @@ def _embed_public():
             Case({"wte": wte, "wpe": wpe, "idx": np.array([7, 7, 0])}),
             _too_long(wte, wpe),
             _too_long(wte, wpe, B=1),
-            _embed_float32_public()]
+            _embed_float32_public(),
+            Case({"wte": wte, "wpe": wpe, "idx": np.array([[2, 7, 1, 8, 2, 8]])},
+                 about="a sequence exactly as long as the block size")]
 
 
 def _embed_float32_public():
@@ -99,6 +101,10 @@ register(Exercise(
                 "and no later layer would fit.",
                 _embed(concat=True)),
         Mistake("no check of the block size", _NO_CHECK, _embed(check=False)),
+        Mistake("a sequence of exactly block_size tokens refused",
+                "Positions 0 to block_size - 1 all have a row in wpe, so a sequence of exactly block_size "
+                "tokens fits: refuse only T > block_size (not T >= block_size).",
+                _embed(full_refused=True)),
     ],
     hints=(
         "Each output row is the sum of two table rows: one chosen by *which* token it is, "

@@ -9,6 +9,7 @@ from gpt2course import numpy_gpt as ref
 
 from ..judging.registry import Case, Exercise, Mistake, register
 from . import _variants as V
+from ._variants import flagged
 
 LESSON = "02_attention"
 
@@ -48,36 +49,11 @@ def _ln_hidden(rng):
     return cases
 
 
-def _ln(x, weight, bias, eps, **flags):
-    return V.layer_norm(x, weight, bias, eps, **flags)
-
-
-def _ln_sample_variance(x, weight, bias, eps=1e-5):
-    return _ln(x, weight, bias, eps, ddof=1)
-
-
-def _ln_eps_outside(x, weight, bias, eps=1e-5):
-    return _ln(x, weight, bias, eps, eps_inside=False)
-
-
-def _ln_no_eps(x, weight, bias, eps=1e-5):
-    return _ln(x, weight, bias, 0.0)
-
-
-def _ln_eps_1e6(x, weight, bias, eps=1e-5):
-    return _ln(x, weight, bias, 1e-6)
-
-
-def _ln_eps_ignored(x, weight, bias, eps=1e-5):
-    return _ln(x, weight, bias, 1e-5)
-
-
-def _ln_axis0(x, weight, bias, eps=1e-5):
-    return _ln(x, weight, bias, eps, axis=0)
-
-
-def _ln_whole_array(x, weight, bias, eps=1e-5):
-    return _ln(x, weight, bias, eps, axis=None)
+def _ln(fixed_eps=None, **flags):
+    """layer_norm with flags switched; fixed_eps: a constant used instead of the eps argument."""
+    def variant(x, weight, bias, eps=ref.LN_EPS):
+        return V.layer_norm(x, weight, bias, eps if fixed_eps is None else fixed_eps, **flags)
+    return variant
 
 
 LAYER_NORM = register(Exercise(
@@ -91,33 +67,38 @@ LAYER_NORM = register(Exercise(
                 "LayerNorm divides the summed squares by d, not d - 1: use x.var(axis=-1, "
                 "keepdims=True) (ddof=0, NumPy's default) or the mean of the squared "
                 "deviations. torch.var and pandas default to d - 1; GPT-2 does not.",
-                _ln_sample_variance),
+                _ln(ddof=1)),
         Mistake("epsilon added outside the square root",
                 "Epsilon goes inside the root: (x - mean) / sqrt(var + eps). "
                 "sqrt(var) + eps differs wherever the variance is small.",
-                _ln_eps_outside),
+                _ln(eps_inside=False)),
         Mistake("epsilon left out (or far too small, like 1e-12)",
                 "GPT-2 uses eps = 1e-5 inside the square root: sqrt(var + eps), with the "
                 "eps argument. Without it, rows with a small spread are scaled up too much "
                 "(and a constant row divides by zero).",
-                _ln_no_eps),
+                _ln(fixed_eps=0.0)),
         Mistake("epsilon 1e-6 instead of 1e-5",
                 "Use the eps argument (default 1e-5, GPT-2's value), not a hard-coded "
                 "constant from another model.",
-                _ln_eps_1e6),
+                _ln(fixed_eps=1e-6)),
         Mistake("the eps argument is ignored",
                 "The function must use the eps it is given (sqrt(var + eps)), not a "
                 "hard-coded 1e-5: it is only the default.",
-                _ln_eps_ignored),
+                _ln(fixed_eps=1e-5)),
         Mistake("normalised over the wrong axis (axis 0)",
                 "Each position's vector is normalised over its own d features: take the "
                 "mean and variance over the last axis (axis=-1, keepdims=True), never over "
                 "positions or the batch.",
-                _ln_axis0),
+                _ln(axis=0)),
+        Mistake("normalised over axis 1 (the positions, in a batch)",
+                "axis=1 is the feature axis of a (T, d) array only: in a batch (B, T, d) it pools the "
+                "positions. Take the mean and variance over the last axis, axis=-1 (keepdims=True), "
+                "which is the features whatever the leading axes.",
+                _ln(axis=1)),
         Mistake("mean and variance taken over the whole array",
                 "np.mean(x) and np.var(x) without an axis pool every position together. "
                 "Normalise each position on its own: axis=-1, keepdims=True.",
-                _ln_whole_array),
+                _ln(axis=None)),
     ],
     hints=(
         "Each position's vector of d features is normalised on its own. Which axis holds those "
@@ -171,49 +152,17 @@ def _attn_hidden(rng):
     return cases
 
 
-def _attention(x, w_qkv, b_qkv, w_o, b_o, n_head, **flags):
-    return V.attention(x, w_qkv, b_qkv, w_o, b_o, n_head, **flags)
+def _attn(**flags):
+    return flagged(V.attention, **flags)
 
 
-def _reshape_no_transpose(x, w_qkv, b_qkv, w_o, b_o, n_head):
-    return _attention(x, w_qkv, b_qkv, w_o, b_o, n_head,
-                      split_transpose=False, merge_transpose=False)
-
-
-def _merge_no_transpose(x, w_qkv, b_qkv, w_o, b_o, n_head):
-    return _attention(x, w_qkv, b_qkv, w_o, b_o, n_head, merge_transpose=False)
-
-
-def _scale_sqrt_d(x, w_qkv, b_qkv, w_o, b_o, n_head):
-    return _attention(x, w_qkv, b_qkv, w_o, b_o, n_head, scale="d")
-
-
-def _no_scale(x, w_qkv, b_qkv, w_o, b_o, n_head):
-    return _attention(x, w_qkv, b_qkv, w_o, b_o, n_head, scale=None)
-
-
-def _no_mask(x, w_qkv, b_qkv, w_o, b_o, n_head):
-    return _attention(x, w_qkv, b_qkv, w_o, b_o, n_head, mask=None)
-
-
-def _strict_mask(x, w_qkv, b_qkv, w_o, b_o, n_head):
-    return _attention(x, w_qkv, b_qkv, w_o, b_o, n_head, mask="strict")
-
-
-def _strict_mask_finite(x, w_qkv, b_qkv, w_o, b_o, n_head):
-    return _attention(x, w_qkv, b_qkv, w_o, b_o, n_head, mask="strict", fill=-1e9)
-
-
-def _mask_after_softmax(x, w_qkv, b_qkv, w_o, b_o, n_head):
-    return _attention(x, w_qkv, b_qkv, w_o, b_o, n_head, mask_after_softmax=True)
-
-
-def _softmax_over_queries(x, w_qkv, b_qkv, w_o, b_o, n_head):
-    return _attention(x, w_qkv, b_qkv, w_o, b_o, n_head, softmax_axis=-2)
-
-
-def _upcast(x, w_qkv, b_qkv, w_o, b_o, n_head):
-    return _attention(x, w_qkv, b_qkv, w_o, b_o, n_head, scale="float64")
+# A head split without the transpose but merged back correctly: "transposed on one side only".
+SPLIT_ONLY = "head split by reshape without transpose, heads merged correctly"
+SPLIT_ONLY_EXPLANATION = (
+    "Q, K and V were reshaped straight from (..., T, d) to (..., h, T, d_k): the shape is right, "
+    "but each 'head' then holds a mix of positions and features. Reshape to (..., T, h, d_k) "
+    "first, then swap the T and h axes (np.swapaxes(., -3, -2)); the merge back, which is "
+    "right, is the exact inverse of that.")
 
 
 ATTENTION = register(Exercise(
@@ -227,50 +176,51 @@ ATTENTION = register(Exercise(
                 "Reshaping (..., T, d) straight to (..., h, T, d_k) has the right shape but "
                 "mixes positions and features across heads. Reshape to (..., T, h, d_k) "
                 "first, then swap the T and h axes; merge back the same way in reverse.",
-                _reshape_no_transpose),
+                _attn(split_transpose=False, merge_transpose=False)),
         Mistake("heads merged by reshape without transpose",
                 "The split is right, but (..., h, T, d_k) was reshaped straight to "
                 "(..., T, d). Swap the h and T axes back first (np.swapaxes(y, -3, -2)), "
                 "then reshape, so that head i fills columns i*d_k to (i+1)*d_k.",
-                _merge_no_transpose),
+                _attn(merge_transpose=False)),
+        Mistake(SPLIT_ONLY, SPLIT_ONLY_EXPLANATION, _attn(split_transpose=False)),
         Mistake("scores scaled by sqrt(d) instead of sqrt(d_k)",
                 "Divide Q K^T by the square root of the head size d_k = d / n_head, not of "
                 "the model width d: with sqrt(d) the scores are too small and attention "
                 "is too flat.",
-                _scale_sqrt_d),
+                _attn(scale="d")),
         Mistake("scores not scaled",
                 "Divide Q K^T by sqrt(d_k) before the softmax; unscaled scores have variance "
                 "d_k and make the softmax far too peaked.",
-                _no_scale),
+                _attn(scale=None)),
         Mistake("no causal mask",
                 "Position t may only attend to keys j <= t. Set the scores above the "
                 "diagonal to -inf before the softmax (np.tril gives the allowed entries), "
                 "or every position reads the future.",
-                _no_mask),
+                _attn(mask=None)),
         Mistake("causal mask hides the diagonal",
                 "The mask must keep j <= t, the diagonal included: np.tril(..., k=0), not "
                 "k=-1 (nor np.triu(..., k=0) as the hidden part). With a strict mask "
                 "position 0 sees no key at all and its row becomes NaN.",
-                _strict_mask),
+                _attn(mask="strict")),
         Mistake("causal mask hides the diagonal (filled with a large finite number)",
                 "The mask must keep j <= t, the diagonal included: np.tril(..., k=0), not "
                 "k=-1. With a strict mask filled with a large negative number, position 0 "
                 "has no allowed key and spreads its attention over the whole sequence, "
                 "future included.",
-                _strict_mask_finite),
+                _attn(mask="strict", fill=-1e9)),
         Mistake("mask applied after the softmax",
                 "Masking after the softmax leaves rows that no longer sum to one. Mask the "
                 "scores first (future entries to -inf), then take the softmax over the keys.",
-                _mask_after_softmax),
+                _attn(mask_after_softmax=True)),
         Mistake("softmax over the query axis instead of the key axis",
                 "Each query's weights over the keys must sum to one: softmax over the last "
                 "axis of the (..., T_query, T_key) scores (axis=-1), not axis -2.",
-                _softmax_over_queries),
+                _attn(softmax_axis=-2)),
         Mistake("float32 inputs upcast to float64",
                 "np.sqrt(d_k) (or np.full(..., -np.inf), np.float64(...)) is a float64 "
                 "NumPy value and turns float32 arrays into float64. Use Python numbers for "
                 "constants (d_k ** 0.5, math.sqrt(d_k), -np.inf) so the dtype is kept.",
-                _upcast),
+                _attn(scale="float64")),
     ],
     hints=(
         "Follow the seven steps of the exercise text one at a time and write down the shape "

@@ -10,7 +10,7 @@ from gpt2course.config import GPTConfig
 
 from ..judging.registry import Case, Exercise, Mistake, register
 from . import _variants as V
-from .l02_attention import ATTENTION, LAYER_NORM
+from .l02_attention import ATTENTION, LAYER_NORM, SPLIT_ONLY
 
 LESSON = "03_mlp_block"
 
@@ -36,6 +36,8 @@ def _gelu(**flags):
     return variant
 
 
+UPCAST = "float32 input upcast to float64"
+
 GELU = register(Exercise(
     name="gelu_tanh",
     lesson=LESSON,
@@ -56,10 +58,11 @@ GELU = register(Exercise(
                 "The argument of tanh is sqrt(2/pi) * (x + 0.044715 * x**3); without the cubic "
                 "term the curve bends at the wrong place.",
                 _gelu(cube=False)),
-        Mistake("float32 input upcast by a NumPy float64 constant",
-                "np.sqrt(2 / np.pi) is a NumPy float64 scalar, and NumPy 2 lets it turn a float32 "
-                "array into float64. Use a Python float (math.sqrt(2 / math.pi)) so the output "
-                "keeps the input's dtype.",
+        Mistake(UPCAST,
+                "Something computed in float64 turned the float32 array into float64: a NumPy float64 "
+                "constant such as np.sqrt(2 / np.pi) (NumPy 2 lets such a scalar upcast an array), or a "
+                "float64 helper such as np.vectorize(math.erf). Use Python floats for constants "
+                "(math.sqrt(2 / math.pi)) and give the answer the input's dtype.",
                 _gelu(numpy_constant=True)),
     ],
     hints=(
@@ -125,6 +128,9 @@ register(Exercise(
         Mistake("bias of the down-projection missing",
                 "Both layers of GPT-2's MLP have a bias: ... @ w_proj + b_proj.",
                 _mlp(out_bias=False)),
+        Mistake("bias of the up-projection missing",
+                "Both layers of GPT-2's MLP have a bias: the GELU reads x @ w_fc + b_fc.",
+                _mlp(in_bias=False)),
         Mistake("GELU after the down-projection instead of between the layers",
                 "The nonlinearity sits in the middle, on the 4d-wide hidden layer: "
                 "gelu_tanh(x @ w_fc + b_fc) @ w_proj + b_proj. The output goes straight into "
@@ -136,7 +142,7 @@ register(Exercise(
         _mlp_gelu("exact GELU instead of the tanh approximation", form="erf"),
         _mlp_gelu("sigmoid approximation x * sigmoid(1.702 x)", form="sigmoid"),
         _mlp_gelu("cubic term missing inside the tanh", cube=False),
-        _mlp_gelu("float32 input upcast by a NumPy float64 constant", numpy_constant=True),
+        _mlp_gelu(UPCAST, numpy_constant=True),
     ],
     hints=(
         "The MLP is two affine layers with your `gelu_tanh` between them: widen from d to 4d, "
@@ -209,16 +215,6 @@ def _block_piece(piece, name, where=None, explanation=None, **flags):
     return V.inside(piece, name, "block", _block(**flags), where=where, explanation=explanation)
 
 
-# Not in causal_self_attention's catalogue (its own tests have no learner version of
-# it yet), but named wherever a composite computes attention.
-SPLIT_ONLY = "head split by reshape without transpose, heads merged correctly"
-SPLIT_ONLY_EXPLANATION = (
-    "Q, K and V were reshaped straight from (..., T, d) to (..., h, T, d_k): the shape is right, "
-    "but each 'head' then holds a mix of positions and features. Reshape to (..., T, h, d_k) "
-    "first, then swap the T and h axes (np.swapaxes(., -3, -2)); the merge back, which is "
-    "right, is the exact inverse of that.")
-
-
 register(Exercise(
     name="block",
     lesson=LESSON,
@@ -253,7 +249,7 @@ register(Exercise(
                      attn={"split_transpose": False, "merge_transpose": False}),
         _block_piece(ATTENTION, "heads merged by reshape without transpose",
                      attn={"merge_transpose": False}),
-        _block_piece(ATTENTION, SPLIT_ONLY, explanation=SPLIT_ONLY_EXPLANATION,
+        _block_piece(ATTENTION, SPLIT_ONLY,
                      attn={"split_transpose": False}),
         _block_piece(GELU, "exact GELU instead of the tanh approximation", gelu_flags={"form": "erf"},
                      where="the GELU of the MLP that your block computes"),

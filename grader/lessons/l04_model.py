@@ -11,8 +11,8 @@ from gpt2course.config import GPTConfig
 from ..judging.registry import Case, Exercise, Mistake, register
 from ..judging.stats import init_judge
 from . import _variants as V
-from .l02_attention import ATTENTION, LAYER_NORM
-from .l03_mlp_block import GELU, SPLIT_ONLY, SPLIT_ONLY_EXPLANATION, random_params
+from .l02_attention import ATTENTION, LAYER_NORM, SPLIT_ONLY
+from .l03_mlp_block import GELU, random_params
 
 LESSON = "04_model_init"
 
@@ -207,7 +207,7 @@ register(Exercise(
         _logits_piece(ATTENTION, "head split by reshape without transpose",
                       attn={"split_transpose": False, "merge_transpose": False}),
         _logits_piece(ATTENTION, "heads merged by reshape without transpose", attn={"merge_transpose": False}),
-        _logits_piece(ATTENTION, SPLIT_ONLY, explanation=SPLIT_ONLY_EXPLANATION,
+        _logits_piece(ATTENTION, SPLIT_ONLY,
                       attn={"split_transpose": False}),
         _logits_piece(GELU, "exact GELU instead of the tanh approximation", gelu_flags={"form": "erf"},
                       where="the GELU of every block's MLP that your model computes"),

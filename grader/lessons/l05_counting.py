@@ -13,14 +13,17 @@ LESSON = "05_counting"
 # The reference, written term by term, with one keyword flag per classic mistake;
 # each catalogued mistake is this function with exactly one flag switched.
 def count_reference(V, T, d, L, tied=True, bias=True, *, head_twice=False, positions=True,
-                    layer_norms=True, final_ln=True, block_small=13, drop_gains=False):
+                    layer_norms=True, final_ln=True, block_small=13, drop_gains=False,
+                    keep_ln_biases=False, head_bias=False):
     """Parameters of a GPT-2 with vocabulary V, context T, width d and L blocks.
 
     block_small: the factor of d in a block's vector terms when bias=True (13:
-    9d of linear biases plus two LayerNorms of 2d each).
+    9d of linear biases plus two LayerNorms of 2d each); keep_ln_biases: bias=False
+    removes the linear layers' biases only; head_bias: an untied head with a bias of V.
     """
     gain = 0 if (drop_gains and not bias) else d           # a LayerNorm's gain vector
-    one_ln = (gain + (d if bias else 0)) if layer_norms else 0
+    ln_bias = d if (bias or keep_ln_biases) else 0         # and its bias
+    one_ln = (gain + ln_bias) if layer_norms else 0
     if bias:
         vectors = block_small * d if layer_norms else 9 * d
     else:
@@ -30,6 +33,8 @@ def count_reference(V, T, d, L, tied=True, bias=True, *, head_twice=False, posit
     total += one_ln if final_ln else 0
     if not tied or head_twice:
         total += V * d                                     # a head of its own, no bias
+    if not tied and head_bias:
+        total += V
     return int(total)
 
 
@@ -49,10 +54,13 @@ def _count_public():
     ]
 
 
+FLAGS = [(True, True), (False, True), (True, False), (False, False)]  # (tied, bias)
+
+
 def _count_hidden(rng):
-    cases = [Case(_config_args(GPT2_FAMILY["gpt2-xl"])),
-             Case(_config_args(GPT2_FAMILY["gpt2-medium"], tied=False, bias=False))]
-    flags = [(True, True), (False, True), (True, False), (False, False)]
+    cases = [Case(_config_args(config, tied=tied, bias=bias)) for config in GPT2_FAMILY.values()
+             for tied, bias in FLAGS]
+    flags = FLAGS
     for i in range(8):
         tied, bias = flags[i % 4]
         cases.append(Case({"V": int(rng.integers(2, 60_000)), "T": int(rng.integers(1, 4097)),
@@ -98,6 +106,16 @@ register(Exercise(
                 "After the last block GPT-2 applies one more LayerNorm, ln_f: 2d parameters with "
                 "biases, d (its gain) without.",
                 _count(final_ln=False)),
+        Mistake("bias=False keeps the LayerNorm biases",
+                "bias=False removes every bias, the LayerNorms' included (only their gains stay): a "
+                "block then has 12d^2 + 2d parameters and ln_f has d. Removing only the linear layers' "
+                "biases counts 2d per block and d more for ln_f (GPT-2 small: 124,356,864 instead of "
+                "124,337,664).",
+                _count(keep_ln_biases=True)),
+        Mistake("untied head given a bias",
+                "An untied head is a (V, d) matrix without a bias (GPT-2's head never has one): it adds "
+                "V x d, not V x d + V.",
+                _count(head_bias=True)),
         Mistake("bias=False also removes the LayerNorm gains",
                 "bias=False removes biases only: every LayerNorm keeps its gain of length d, so "
                 "a block still has 12d^2 + 2d parameters and ln_f has d.",

@@ -47,16 +47,20 @@ def hf_state_dict(params: dict, buffers: bool, head: bool = True) -> dict[str, n
 
 
 # ------------------------------------------------------------------ the reference, with flags
-def load_by_name(model, source, *, transpose="linear", head="tied", buffers="skip"):
+def load_by_name(model, source, *, transpose="linear", head="tied", buffers="skip", cast=True):
     """{module name: array} for ``model`` from ``source`` (module names, Conv1D layout).
 
     The catalogued mistakes are this function with one flag switched:
     transpose "none" | "not_square" (the square attn.c_proj forgotten) | "all";
-    head "copy" (an lm_head.weight of its own); buffers "keep".
+    head "copy" (an lm_head.weight of its own, from wte) | "keep" (the source's
+    lm_head.weight kept, where it has one); buffers "keep" | "no_dot" (every key
+    ending in "attn.bias" skipped, c_attn.bias with the buffers); cast=False: the source's dtype kept.
     """
     source = dict(source)
     if buffers == "skip":
         source = {k: v for k, v in source.items() if not loading._BUFFER.search(k)}
+    elif buffers == "no_dot":
+        source = {k: v for k, v in source.items() if not k.endswith(("attn.bias", "attn.masked_bias"))}
     wte = "transformer.wte.weight"
     tied = source.pop("lm_head.weight", None)
     if tied is not None and wte in source and not np.array_equal(tied, source[wte]):
@@ -74,8 +78,8 @@ def load_by_name(model, source, *, transpose="linear", head="tied", buffers="ski
             value = value.T  # (in, out) -> (out, in)
         if value.shape != target.shape:
             raise ValueError(f"shape mismatch for {name}: got {value.shape}, the model needs {target.shape}")
-        out[name] = value.astype(target.dtype)
-    if head == "copy":
+        out[name] = value.astype(target.dtype) if cast else value.copy()
+    if head == "copy" or (head == "keep" and tied is not None):
         out["lm_head.weight"] = out[wte].copy()
     return out
 
@@ -121,6 +125,22 @@ def _mistakes(reference, buffers: bool) -> list[Mistake]:
             "Keys ending in .attn.bias and .attn.masked_bias are the causal mask, stored as buffers "
             "by older checkpoints: they are not parameters. Skip them before comparing keys.",
             _variant(reference, buffers="keep")))
+        out.append(Mistake(
+            "the state dict's lm_head.weight kept",
+            "lm_head.weight is the tied head, the same tensor as transformer.wte.weight: the module lists it "
+            "once, under transformer.wte.weight. Drop it from the state dict like the buffers, and give no "
+            "lm_head.weight: a copy would drift apart from wte in training.",
+            _variant(reference, head="keep")))
+        out.append(Mistake(
+            "arrays left in the state dict's dtype",
+            "A checkpoint is often stored in another dtype than the model's (float32 weights into a float64 "
+            "model): give each array the dtype of model[name] with astype.",
+            _variant(reference, cast=False)))
+        out.append(Mistake(
+            "c_attn.bias skipped with the buffers",
+            "Every key ending in \"attn.bias\" includes the parameter attn.c_attn.bias: skip the keys "
+            "ending in \".attn.bias\" or \".attn.masked_bias\", with the dot, which only the mask buffers "
+            "do.", _variant(reference, buffers="no_dot")))
     return out
 
 
@@ -140,8 +160,9 @@ def _numpy_args(rng, config, dtype, drop=None, extra=None, resize=None):
     return {"P": P, "model": model}
 
 
-def _hf_args(rng, config, dtype, buffers=True, head=True, drop=None, extra=None, resize=None):
-    sd = hf_state_dict(random_params(rng, config, dtype), buffers, head)
+def _hf_args(rng, config, dtype, buffers=True, head=True, drop=None, extra=None, resize=None, stored=None):
+    """stored: the state dict's dtype when it is not the model's."""
+    sd = hf_state_dict(random_params(rng, config, stored or dtype), buffers, head)
     model = _model(rng, config, dtype)
     if drop:
         del sd[drop]
@@ -187,6 +208,7 @@ def _hf_public():
     return [Case(_hf_args(rng, C1, np.float64), about="a state dict with the attention buffers"),
             Case(_hf_args(rng, SQUARE, np.float64, buffers=False), about="square wte and wpe, no buffers"),
             Case(_hf_args(rng, C1, np.float32, head=False)),
+            Case(_hf_args(rng, C1, np.float64, stored=np.float32), about="a float32 state dict for a float64 model"),
             _raising(_hf_args(rng, C1, np.float64, drop="transformer.h.0.ln_2.bias"),
                      "a state dict without transformer.h.0.ln_2.bias", "h.0.ln_2.bias"),
             _raising(_hf_args(rng, C1, np.float64, extra="transformer.h.0.attn.c_attn.scale"),
@@ -200,6 +222,8 @@ def _hf_hidden(rng):
              [(20, 7, 3, 12, 3, np.float64, True), (9, 9, 2, 9, 3, np.float64, False),
               (31, 5, 1, 16, 4, np.float32, True), (16, 16, 1, 16, 4, np.float64, True),
               (50, 12, 4, 8, 1, np.float64, False)]]
+    cases.append(Case(_hf_args(rng, GPTConfig(24, 10, 2, 12, 3), np.float32, stored=np.float64),
+                      about="a float64 state dict for a float32 model"))
     return cases + [
         _raising(_hf_args(rng, C1, np.float64, drop="transformer.wpe.weight"),
                  "a state dict without the position table", "wpe"),

@@ -125,17 +125,18 @@ register(Exercise(
 
 
 # ------------------------------------------------------------------ position_similarity
-def similarity_reference(wpe, *, axis=1, divide="both", compare="positions", corrcoef=False):
+def similarity_reference(wpe, *, axis=1, divide="both", compare="positions", corrcoef=False,
+                         centre=False, float64=False):
     """axis=0: columns scaled to length 1; divide: "both", "one" (one row's length) or "none";
-    compare="features": u.T @ u, (d, d); corrcoef: np.corrcoef(wpe) (rows centred, float64)."""
-    wpe = ref.check_table(wpe)
+    compare="features": u.T @ u, (d, d); corrcoef: np.corrcoef(wpe) as it comes (float64, one number
+    for one row); centre: each row's mean subtracted first; float64: computed in float64, left there."""
+    wpe = ref.check_table(wpe).astype(np.float64 if float64 else wpe.dtype, copy=False)
     if corrcoef:
         return np.corrcoef(wpe)
+    wpe = wpe - wpe.mean(axis=1, keepdims=True) if centre else wpe
     length = np.sqrt((wpe * wpe).sum(axis=axis, keepdims=True))
-    if divide == "none":
-        return wpe @ wpe.T
-    if divide == "one":
-        return (wpe @ wpe.T) / length
+    if divide != "both":
+        return (wpe @ wpe.T) / (length if divide == "one" else 1)
     unit = wpe / length
     return unit.T @ unit if compare == "features" else unit @ unit.T
 
@@ -156,6 +157,8 @@ def _sim_hidden(rng):
     return cases + [_not_2d("wpe", rng.standard_normal((2, 5, 4)))]
 
 
+_CORRELATION = ("Subtracting each row's mean first (as np.corrcoef does) gives the correlation between "
+                "positions, not the cosine similarity: compare the rows as they are, in the table's dtype.")
 _LENGTH = ("Cosine similarity divides the dot product of two rows by both of their lengths: scale every "
            "row (position) to length 1, then take all the dot products at once.")
 
@@ -178,10 +181,13 @@ register(Exercise(
         Mistake("features compared instead of positions",
                 "The answer is (T, T), an entry per pair of positions: with unit rows `u` of shape "
                 "(T, d), u @ u.T. u.T @ u is (d, d) and compares features.", _sim(compare="features")),
-        Mistake("correlation (np.corrcoef) instead of cosine similarity",
-                "np.corrcoef subtracts each row's mean first, and returns float64 whatever it is given. "
-                "Cosine similarity compares the rows as they are, in the table's dtype.",
+        Mistake("correlation (np.corrcoef) instead of cosine similarity", _CORRELATION +
+                " np.corrcoef also returns float64 whatever it is given, and one number for a one-row table.",
                 _sim(corrcoef=True)),
+        Mistake("rows centred before the cosine (a correlation)", _CORRELATION, _sim(centre=True)),
+        Mistake("float32 table answered in float64",
+                "Computing in float64 is fine, but the answer keeps the table's dtype: convert it back "
+                "(.astype(wpe.dtype)).", _sim(float64=True)),
     ],
     hints=(
         "Cosine similarity of two vectors is their dot product over the product of their lengths. "

@@ -46,6 +46,11 @@ register(Exercise(
                 "The softmax runs over the vocabulary, the last axis: each position's V logits become "
                 "probabilities that sum to 1. Use axis=-1 (with keepdims=True) for both the max and the sum.",
                 flagged(V.cross_entropy, norm_axis=0)),
+        Mistake("softmax over axis 1 (the positions, in a batch)",
+                "axis=1 is the vocabulary of (N, V) logits only: for (B, T, V) it is the positions, and "
+                "(V,) logits have no axis 1. Normalise over the last axis, axis=-1, whatever the leading "
+                "axes.",
+                flagged(V.cross_entropy, norm_axis=1)),
         Mistake("sign flipped (the log-likelihood, not its negative)",
                 "The loss is the negative log-probability of the targets, a positive number that training "
                 "makes smaller; without the minus sign it is negative.",
@@ -54,6 +59,14 @@ register(Exercise(
                 "float32 logits give a float32 loss: keep the computation in the logits' dtype (no "
                 "astype(np.float64), no float64 arrays mixed in).",
                 flagged(V.cross_entropy, upcast=True)),
+        Mistake("negative target ids not refused",
+                "A target id below 0 is outside [0, V) too: NumPy reads id -1 as the last column without a "
+                "word. Refuse targets.min() < 0 as well as targets.max() >= V, naming the id.",
+                flagged(V.cross_entropy, negative_ok=True)),
+        Mistake("loss returned as a Python float",
+                "float(...) turns NumPy's float32 or float64 into a Python float: return the NumPy result as "
+                "it is (the mean of a float32 array is a float32).",
+                flagged(V.cross_entropy, as_float=True)),
     ],
     hints=(
         "For each position the loss is minus the log of the probability the softmax gives the target "
@@ -84,6 +97,11 @@ register(Exercise(
                 "y is the window one id further on: y[b, t] = data[start_b + t + 1], the id that follows "
                 "x[b, t]. With y equal to x the model learns to copy its input.",
                 flagged(V.get_batch, shift=0)),
+        Mistake("targets rolled from the inputs",
+                "np.roll(x, -1, axis=1) moves each row on by one but wraps its first id round to the end: "
+                "the last target must be the id after the window, data[start + block_size], which x does "
+                "not hold. Slice y from the data: data[start + 1 : start + block_size + 1].",
+                flagged(V.get_batch, shift="roll")),
         Mistake("targets shifted the wrong way",
                 "The target of position t is the id after it, data[start + t + 1], not the one before it.",
                 flagged(V.get_batch, shift=-1)),
@@ -96,6 +114,11 @@ register(Exercise(
                 "is len(data) - block_size - 1: pass len(data) - block_size to rng.integers as its "
                 "exclusive upper end, not one more.",
                 flagged(V.get_batch, high=1)),
+        Mistake("length check one short",
+                "A window needs block_size + 1 ids, its inputs and one more target: data of exactly "
+                "block_size ids must be refused too (len(data) <= block_size), with a ValueError naming "
+                "both numbers, before rng.integers raises an error of its own.",
+                flagged(V.get_batch, shortest=0)),
         Mistake("ids left in the data's dtype",
                 "The corpus stores ids as uint8; embedding lookups and torch's cross-entropy want int64. "
                 "Return x and y as int64 (astype(np.int64)).",
@@ -130,9 +153,15 @@ register(Exercise(
                 "or the threshold lets the (k+1)-th through.",
                 flagged(V.sample_next, k_extra=1)),
         Mistake("top-k keeps k - 1 candidates",
-                "Exactly k ids may be drawn. Masking every logit <= the k-th largest removes the k-th "
-                "itself; mask only those below it (or keep the first k of a sort).",
+                "Exactly k ids may be drawn: the k largest logits of the row. An off-by-one in the slice "
+                "or the index (k - 1 where k is meant) keeps one too few.",
                 flagged(V.sample_next, k_extra=-1)),
+        Mistake("top-k masks the k-th largest too (<= instead of <)",
+                "Exactly k ids may be drawn. Masking every logit <= the k-th largest removes the k-th "
+                "itself, and every logit tied with it: when the top logits tie, a row can lose every "
+                "candidate, its probabilities become NaN and the draw is always the same id. Mask only "
+                "those below it (or keep the first k of a sort).",
+                flagged(V.sample_next, at_most=True)),
         Mistake("every logit tied with the k-th kept",
                 "Masking the logits below the k-th largest keeps all the ties at the k-th place, so a row "
                 "can keep more than k. Keep exactly k (sort or argpartition, and keep k positions).",

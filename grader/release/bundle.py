@@ -28,7 +28,8 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 STUDENT_GRADER_FILES = ("__init__.py", "notebook.py", "cell_code.py", "checking/__init__.py", "checking/check.py",
                         "checking/hints.py", "judging/__init__.py", "judging/judge.py", "judging/details.py",
                         "judging/naming.py", "judging/outcomes.py", "judging/seeds.py", "judging/wire.py",
-                        "judging/registry.py", "judging/stats.py", "judging/sampling_judge.py")
+                        "judging/registry.py", "judging/stats.py", "judging/sampling_judge.py",
+                        "judging/forms.py")
 # The course's own code in the student edition. In each module listed here,
 # functions that are exercises call the learner's own version (gpt2course/student.py
 # reads it from their exercise notebook); bookkeeping ships as it is; every other
