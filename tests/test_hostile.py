@@ -67,8 +67,10 @@ HOSTILE = {
                       "outside the scratch folder"),
     "read_secret": (embed_doing("import os\nraise RuntimeError('env: ' + repr(sorted(os.environ)))"), 0,
                     "failed", "raised RuntimeError: env: ['HOME', 'LANG'"),
-    # a thread that never ends must not hold the grading up: graded as usual
-    "thread": (embed_doing("import threading\nthreading.Thread(target=lambda: [0 for _ in iter(int, 1)]).start()\n"
+    # a thread that never ends must not hold the grading up: graded as usual. It waits rather than
+    # spins: a spinning thread per call takes the GIL from the cases, so the last ones timed out
+    # (and the mistake went unnamed) whenever the machine was busy, an outcome set by the load.
+    "thread": (embed_doing("import threading\nthreading.Thread(target=threading.Event().wait).start()\n"
                            "return wte[idx]"), 0, "failed", "position embedding missing"),
     "recursion": (embed_doing("return embed(wte, wpe, idx)"), 0, "failed", "raised RecursionError"),
     "deep_nesting": (embed_doing("x = []\nfor _ in range(100):\n    x = [x]\nreturn x"), 0, "failed",

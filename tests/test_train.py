@@ -79,6 +79,26 @@ def test_a_seed_fixes_the_run():
     assert a.model.training  # evaluation restored train mode
 
 
+def test_dropout_masks_change_from_step_to_step():
+    """Dropout is re-seeded every step from (seed, rank, step); seeded without the step, every
+    step would drop the same units. The masks are read off each nn.Dropout's output."""
+    masks = []
+
+    def record(module, args, out):
+        if isinstance(module, torch.nn.Dropout) and module.training:
+            masks.append((out == 0) & (args[0] != 0))
+
+    handle = torch.nn.modules.module.register_module_forward_hook(record)
+    try:
+        train(quick(dropout=0.5, max_steps=2))
+    finally:
+        handle.remove()
+    assert masks and len(masks) % 2 == 0
+    step0, step1 = masks[0], masks[len(masks) // 2]   # the first dropout of each step
+    assert step0.shape == step1.shape and 0.4 < step0.float().mean().item() < 0.6
+    assert not torch.equal(step0, step1)
+
+
 def test_gradient_clipping_reaches_the_update():
     # Adam undoes a uniform scale of the gradient, except against its eps (1e-8): clipped to a
     # norm of 1e-9, every update is about lr * g / eps, so the weights barely move
