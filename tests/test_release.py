@@ -288,3 +288,23 @@ def test_bundle_is_installable_metadata(bundle):
     assert meta["tool"]["setuptools"]["package-data"]["grader.lessons"] == ["data/*"]
     assert any(d.startswith("numpy") for d in project["dependencies"])
     assert "pytest" not in " ".join(project["dependencies"])
+
+
+def test_bundle_ships_the_lock_and_pins_its_versions(bundle):
+    """A learner installs the versions the course was tested with: the lock, torch's CPU build
+    apart, and a pyproject whose every dependency is pinned to the lock's version."""
+    import re
+    import tomllib
+
+    lock = (ROOT / "requirements" / "base.lock").read_text()
+    shipped = (bundle / "requirements.lock").read_text() + (bundle / "torch-cpu.lock").read_text()
+    pins = lambda text: sorted(re.findall(r"^\S+==\S+", text, re.M))  # noqa: E731
+    assert pins(shipped) == pins(lock) and pins((bundle / "torch-cpu.lock").read_text()) == ["torch==2.13.0+cpu"]
+    assert lock.count("--hash=") == shipped.count("--hash=")
+    versions = dict(p.split("==") for p in pins(lock))
+    for dep in tomllib.loads((bundle / "pyproject.toml").read_text())["project"]["dependencies"]:
+        name, version = dep.split("==")
+        assert versions[name].split("+")[0] == version, dep
+    readme = (bundle / "README.md").read_text()
+    assert "--require-hashes --no-deps -r requirements.lock" in readme
+    assert "-r torch-cpu.lock" in readme and "torch==2.13.0" in readme and "TORCH_VERSION" not in readme
