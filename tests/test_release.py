@@ -1,5 +1,6 @@
 """The student release: check() works from stored public data; no solution, hidden test
 or grader internals travel."""
+import shutil
 import subprocess
 import sys
 
@@ -12,8 +13,10 @@ from conftest import ROOT
 
 
 @pytest.fixture(scope="module")
-def bundle(tmp_path_factory):
-    return build_release(tmp_path_factory.mktemp("rel") / "student")
+def bundle(tmp_path_factory, built_release):
+    copy = tmp_path_factory.mktemp("rel") / "student"
+    shutil.copytree(built_release, copy, symlinks=True)
+    return copy
 
 
 def solution_lines():
