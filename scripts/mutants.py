@@ -2,6 +2,7 @@
 
     .venv/bin/python scripts/mutants.py                  # every mutant of scripts/mutants.toml
     .venv/bin/python scripts/mutants.py -k "top-k"       # those whose name contains "top-k"
+    .venv/bin/python scripts/mutants.py --file gpt2course/   # those planted in gpt2course/
     .venv/bin/python scripts/mutants.py --list           # what would run (and which are stale)
     make mutants                                         # the same as the first line
 
@@ -200,10 +201,11 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mutants", type=Path, default=DEFAULT_LIST, help="the list (TOML)")
     parser.add_argument("-k", dest="match", default="", help="only mutants whose name contains this")
+    parser.add_argument("--file", dest="in_file", default="", help="only mutants of files whose path contains this")
     parser.add_argument("--list", action="store_true", help="show the mutants and whether they apply")
     parser.add_argument("--no-baseline", action="store_true", help="skip the unmutated run of each test set")
     args = parser.parse_args(argv)
-    mutants = [m for m in load(args.mutants) if args.match.lower() in m.name.lower()]
+    mutants = [m for m in load(args.mutants) if args.match.lower() in m.name.lower() and args.in_file in m.file]
     for m in mutants:
         if why := stale(m):
             m.verdict, m.detail = "stale", why
