@@ -75,9 +75,12 @@ test: $(STAMP) bwrap chromium
 	$(BIN)/python -m grader stubs --check
 	@$(MAKE) --no-print-directory -j3 --output-sync=target test-pytest test-nbval test-nbval-blas
 
+# One thread per worker: two workers fill the two cores, and torch's OpenMP threads waiting for
+# a core the other worker holds made the training tests tens of times slower.
 PYTEST_WORKERS ?= 2
 test-pytest: $(STAMP)
-	$(BIN)/python -m pytest tests -n $(PYTEST_WORKERS) --dist loadgroup
+	OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 \
+	  $(BIN)/python -m pytest tests -n $(PYTEST_WORKERS) --dist loadgroup
 
 NBVAL := $(BIN)/python -m pytest --nbval --nbval-current-env -p no:cacheprovider -p no:xdist
 test-nbval: $(STAMP)
