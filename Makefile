@@ -83,8 +83,11 @@ test-pytest: $(STAMP)
 	  $(BIN)/python -m pytest tests -n $(PYTEST_WORKERS) --dist loadgroup
 
 NBVAL := $(BIN)/python -m pytest --nbval --nbval-current-env -p no:cacheprovider -p no:xdist
+# The machine's own kernels and threads. OMP_WAIT_POLICY=PASSIVE changes no number, only how
+# torch's idle OpenMP threads wait: spinning, beside the other runs, made 40 training steps
+# take minutes instead of seconds.
 test-nbval: $(STAMP)
-	$(NBVAL) notebooks exercises solutions
+	OMP_WAIT_POLICY=PASSIVE $(NBVAL) notebooks exercises solutions
 
 # What nbval compares must not change with the machine: the lessons and solutions run again with
 # another OpenBLAS kernel, the matching MKL and ATen code paths and one thread (what
