@@ -91,7 +91,8 @@ test-nbval: $(STAMP)
 
 # What nbval compares must not change with the machine: the lessons and solutions run again with
 # another OpenBLAS kernel, the matching MKL and ATen code paths and one thread (what
-# scripts/blas_config.py picks: an AVX2 machine's kernels on an AVX-512 one, else SSE's), so a
+# scripts/blas_config.py picks: an AVX2 machine's kernels on an AVX-512 one, else those of an AVX
+# machine without FMA), so a
 # printed value that a learner's laptop would round differently fails here.
 test-nbval-blas: $(STAMP)
 	second=$$($(BIN)/python scripts/blas_config.py --env) && env $$second $(NBVAL) notebooks solutions

@@ -42,11 +42,22 @@ def xdist_group_of(item) -> str | None:
     return SHARED_FIXTURE_GROUPS.get(name)
 
 
+# The groups that take minutes start first (xdist hands out work in collection order), so the
+# last minutes are not one worker retraining the tiny model while the other waits.
+FIRST = ("tiny", "hostile-", "browser", "release")
+
+
+def _start_rank(item) -> int:
+    group = xdist_group_of(item) or ""
+    return next((i for i, prefix in enumerate(FIRST) if group.startswith(prefix)), len(FIRST))
+
+
 def pytest_collection_modifyitems(config, items):
     for item in items:
         group = xdist_group_of(item)
         if group:
             item.add_marker(pytest.mark.xdist_group(group))
+    items.sort(key=_start_rank)  # stable: each module's own order is kept
 
 
 @pytest.fixture(scope="session")
