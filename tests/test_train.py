@@ -122,6 +122,19 @@ def test_evaluation_runs_in_eval_mode_without_autograd():
     assert abs(estimate_loss(model, ids, quick(eval_batches=1), Runtime(), stream=1) - plain.item()) < 1e-6
 
 
+def test_resume_refuses_weights_and_optimiser_state_of_different_steps(tmp_path):
+    """A save interrupted between its files leaves weights of one step beside the optimiser state
+    of another: resuming from that would continue a run that never existed."""
+    import shutil
+
+    run = dict(max_steps=10, eval_interval=4)
+    train(quick(out_dir=str(tmp_path / "a"), stop_at=4, **run))
+    train(quick(out_dir=str(tmp_path / "b"), stop_at=8, **run))
+    shutil.copy(tmp_path / "b" / "model.safetensors", tmp_path / "a" / "model.safetensors")  # step 8's weights
+    with pytest.raises(ValueError, match="from step 8 but train_state.pt from step 4"):
+        train(quick(out_dir=str(tmp_path / "a"), resume=True, **run))
+
+
 def test_checkpoint_then_resume_continues_identically(tmp_path):
     run = dict(max_steps=10, dropout=0.1, eval_interval=4)
     whole = train(quick(out_dir=str(tmp_path / "whole"), **run))
