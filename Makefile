@@ -2,20 +2,44 @@
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
-# The CPU build of torch (a plain `pip install torch` on Linux fetches a CUDA build
-# of several GB). Elsewhere: make lab TORCH_SPEC=torch TORCH_INDEX=https://download.pytorch.org/whl/cpu
-TORCH_SPEC  ?= torch==2.13.0
-TORCH_INDEX ?=
-PIP_TORCH_FLAGS := $(if $(TORCH_INDEX),--index-url $(TORCH_INDEX),)
-STAMP := $(VENV)/.installed
+STAMP  := $(VENV)/.installed
 
-.PHONY: lab test stubs outputs tiny-checkpoint bwrap chromium bench bench-make-test clean
+# Installs that do not drift: exact versions with their hashes, resolved from pyproject.toml by
+# `make lock` (uv pip compile) into one lock per set of extras, requirements/<set>.lock (see
+# requirements/README.md). `make` installs LOCK_SET's lock with --require-hashes, then the
+# course itself with --no-deps, and `pip check` fails on a lock that pyproject.toml outgrew.
+LOCK_SET ?= test
+LOCK     := requirements/$(LOCK_SET).lock
+# The lock's torch is the CPU build (torch==2.13.0+cpu, with its hash; a plain torch==2.13.0
+# on Linux is a CUDA build of several GB). pip finds it where pip is told to look, else on
+# PyTorch's CPU index, TORCH_CPU_INDEX. Another torch instead (a GPU, another OS): name it,
+# e.g. make lab TORCH_SPEC=torch [TORCH_INDEX=URL]; everything else still comes from the lock.
+TORCH_CPU_INDEX ?= https://download.pytorch.org/whl/cpu
+TORCH_SPEC      ?=
+TORCH_INDEX     ?=
+# Splits a lock into its torch entry and the rest (an entry: a line that starts with a name,
+# then its indented --hash and comment lines).
+LOCK_TORCH := awk '/^[^ \#-]/ {t = /^torch==/} t'
+LOCK_REST  := awk '/^[^ \#-]/ {t = /^torch==/} !t'
 
-$(STAMP): pyproject.toml
+.PHONY: lab test test-pytest test-nbval test-nbval-blas lock mutants stubs outputs tiny-checkpoint \
+	bwrap chromium bench bench-make-test clean
+
+$(STAMP): pyproject.toml $(LOCK)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet "$(TORCH_SPEC)" $(PIP_TORCH_FLAGS)
-	$(BIN)/python -m pip install --quiet -e ".[test]"
+	$(LOCK_REST) $(LOCK) > $(VENV)/lock-rest.txt
+	$(BIN)/python -m pip install --quiet --require-hashes --no-deps -r $(VENV)/lock-rest.txt
+ifeq ($(TORCH_SPEC),)
+	$(LOCK_TORCH) $(LOCK) > $(VENV)/lock-torch.txt
+	$(BIN)/python -m pip install --quiet --require-hashes --no-deps -r $(VENV)/lock-torch.txt 2>/dev/null || \
+	  $(BIN)/python -m pip install --quiet --require-hashes --no-deps -r $(VENV)/lock-torch.txt \
+	    --extra-index-url $(TORCH_CPU_INDEX)
+else
+	$(BIN)/python -m pip install --quiet "$(TORCH_SPEC)" $(if $(TORCH_INDEX),--index-url $(TORCH_INDEX),)
+endif
+	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e . 2>/dev/null || \
+	  $(BIN)/python -m pip install --quiet --no-deps -e .
+	$(BIN)/python -m pip check
 	# offline learners: no "get Jupyter news?" prompt, no update checks
 	mkdir -p $(VENV)/share/jupyter/lab/settings
 	cp config/jupyterlab-overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json
@@ -43,10 +67,35 @@ chromium:
 	    { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q chromium >/dev/null 2>&1; }; }; } || \
 	  echo "note: chromium is not installed: the browser tests (tests/test_browser.py) are skipped"
 
+# Everything, on both cores: pytest over tests/ split between two workers (pytest-xdist; a
+# module whose tests share an expensive fixture stays on one worker: xdist_group marks), beside
+# nbval over the three notebook folders and nbval over the lessons and solutions once more under
+# a second BLAS configuration. --output-sync keeps each run's output together.
 test: $(STAMP) bwrap chromium
 	$(BIN)/python -m grader stubs --check
-	$(BIN)/python -m pytest tests
-	$(BIN)/python -m pytest --nbval --nbval-current-env -p no:cacheprovider notebooks exercises solutions
+	@$(MAKE) --no-print-directory -j3 --output-sync=target test-pytest test-nbval test-nbval-blas
+
+# One thread per worker: two workers fill the two cores, and torch's OpenMP threads waiting for
+# a core the other worker holds made the training tests tens of times slower.
+PYTEST_WORKERS ?= 2
+test-pytest: $(STAMP)
+	OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 \
+	  $(BIN)/python -m pytest tests -n $(PYTEST_WORKERS) --dist loadgroup
+
+NBVAL := $(BIN)/python -m pytest --nbval --nbval-current-env -p no:cacheprovider -p no:xdist
+# The machine's own kernels and threads. OMP_WAIT_POLICY=PASSIVE changes no number, only how
+# torch's idle OpenMP threads wait: spinning, beside the other runs, made 40 training steps
+# take minutes instead of seconds.
+test-nbval: $(STAMP)
+	OMP_WAIT_POLICY=PASSIVE $(NBVAL) notebooks exercises solutions
+
+# What nbval compares must not change with the machine: the lessons and solutions run again with
+# another OpenBLAS kernel, the matching MKL and ATen code paths and one thread (what
+# scripts/blas_config.py picks: an AVX2 machine's kernels on an AVX-512 one, else those of an AVX
+# machine without FMA), so a
+# printed value that a learner's laptop would round differently fails here.
+test-nbval-blas: $(STAMP)
+	second=$$($(BIN)/python scripts/blas_config.py --env) && env $$second $(NBVAL) notebooks solutions
 
 # Maintainers: regenerate exercises/ after editing solutions/.
 stubs: $(STAMP)
@@ -72,5 +121,35 @@ bench: $(STAMP)
 bench-make-test: $(STAMP)
 	$(BIN)/python benchmarks/run_all.py make_test_time
 
+# Maintainers: re-resolve the locks from pyproject.toml (after changing a dependency; pins
+# already in a lock are kept where they still fit, UPGRADE=1 takes the newest of everything).
+# The first set is resolved alone; every other set is constrained by it, so the versions the
+# sets share are the same. A new set: add its name to LOCK_SETS and an EXTRAS_<name> line.
+LOCK_SETS   := test base
+EXTRAS_test := test
+EXTRAS_base :=
+UV_VERSION  ?= 0.13.8
+UV          := .venv-lock/bin/uv
+# Where uv finds torch's CPU build: this machine's wheel folder when it has one, else PyTorch's index.
+TORCH_WHEELS ?= $(if $(wildcard /opt/wheels/torch-*+cpu-*.whl),--find-links /opt/wheels,--extra-index-url $(TORCH_CPU_INDEX))
+LOCK_FLAGS = --generate-hashes --python-version 3.11 --python-platform x86_64-manylinux_2_28 \
+	--constraint requirements/torch-cpu.txt $(TORCH_WHEELS) --custom-compile-command "make lock" \
+	--no-emit-index-url --quiet $(if $(UPGRADE),--upgrade,)
+$(UV):
+	$(PYTHON) -m venv .venv-lock
+	.venv-lock/bin/python -m pip install --quiet "uv==$(UV_VERSION)"
+
+lock: $(UV)
+	$(UV) pip compile pyproject.toml $(foreach e,$(EXTRAS_test),--extra $(e)) $(LOCK_FLAGS) \
+		--output-file requirements/test.lock
+	$(foreach set,$(filter-out test,$(LOCK_SETS)),$(UV) pip compile pyproject.toml \
+		$(foreach e,$(EXTRAS_$(set)),--extra $(e)) $(LOCK_FLAGS) --constraint requirements/test.lock \
+		--output-file requirements/$(set).lock &&) true
+
+# Maintainers: plant each bug of scripts/mutants.toml, run its tests, revert; prints the kill rate.
+# A tool, not part of `make test` (about an hour).
+mutants: $(STAMP)
+	$(BIN)/python scripts/mutants.py
+
 clean:
-	rm -rf $(VENV) .pytest_cache
+	rm -rf $(VENV) .venv-lock .pytest_cache

@@ -20,3 +20,50 @@ def make_notebook(tmp_path):
         return path
 
     return make
+
+
+# `make test` runs tests/ on two pytest-xdist workers with --dist loadgroup: a test without a
+# group goes to whichever worker is free; the tests of a group share one worker, so a module-scoped
+# fixture that costs tens of seconds (a JupyterLab server, a graded class, a built release) is
+# built once, not once per worker. test_hostile's class is graded twice (one isolation mode per
+# fixture parameter): each is a group of its own, so the two run side by side.
+SHARED_FIXTURE_GROUPS = {
+    "test_browser.py": "browser", "test_diagnosis.py": "diagnosis", "test_lesson08.py": "lesson08",
+    "test_release.py": "release", "test_student_edition.py": "release", "test_sampling.py": "sampling",
+    "test_tiny_checkpoint.py": "tiny", "test_weights.py": "weights",
+}
+
+
+def xdist_group_of(item) -> str | None:
+    name = item.path.name
+    if name == "test_hostile.py":
+        mode = getattr(item, "callspec", None) and item.callspec.params.get("graded_class")
+        return f"hostile-{mode}" if mode else None
+    return SHARED_FIXTURE_GROUPS.get(name)
+
+
+# The groups that take minutes start first (xdist hands out work in collection order), so the
+# last minutes are not one worker retraining the tiny model while the other waits.
+FIRST = ("tiny", "hostile-", "browser", "release")
+
+
+def _start_rank(item) -> int:
+    group = xdist_group_of(item) or ""
+    return next((i for i, prefix in enumerate(FIRST) if group.startswith(prefix)), len(FIRST))
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        group = xdist_group_of(item)
+        if group:
+            item.add_marker(pytest.mark.xdist_group(group))
+    items.sort(key=_start_rank)  # stable: each module's own order is kept
+
+
+@pytest.fixture(scope="session")
+def built_release(tmp_path_factory):
+    """The student release, built once per worker (test_release and test_student_edition each
+    work on a copy of it)."""
+    from grader.release import build_release
+
+    return build_release(tmp_path_factory.mktemp("release") / "student")

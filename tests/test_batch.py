@@ -140,13 +140,19 @@ def test_bad_options_are_clear_errors(tmp_path):
 
 
 def test_submission_time_limit_stops_later_exercises(tmp_path):
-    write_learner(tmp_path / "slow", [GOOD_EMBED, GOOD_ONE_HOT])
+    """embed blocks until it is killed (at --timeout 3 s), so when it ends the submission's 2 s are
+    certainly spent and one_hot_embed, correct, is not graded. Nothing races: the only time that
+    must fit in the 2 s is reading the notebook, before the first exercise starts."""
+    blocking = embed_doing("import threading\nthreading.Event().wait()")
+    write_learner(tmp_path / "slow", [blocking, GOOD_ONE_HOT])
     out = tmp_path / "out"
-    subprocess.run(GRADE + [str(tmp_path / "slow"), "--out", str(out), "--submission-timeout", "0.1"],
-                   check=True, capture_output=True)
+    subprocess.run(GRADE + [str(tmp_path / "slow"), "--out", str(out), "--timeout", "3",
+                            "--submission-timeout", "2"], check=True, capture_output=True)
     (row,) = rows(out)
-    assert (row["embed"], row["one_hot_embed"]) == ("1", "0")
-    assert "used up its time limit (0.1 s)" in (out / "feedback" / "slow" / "feedback.md").read_text()
+    assert (row["embed"], row["one_hot_embed"]) == ("0", "0")
+    feedback = (out / "feedback" / "slow" / "feedback.md").read_text()
+    assert "timed out after 3 s" in feedback
+    assert "used up its time limit (2 s)" in feedback
 
 
 def _class_of_ann_and_bob(tmp_path):

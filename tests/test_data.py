@@ -4,6 +4,7 @@ Oracles are independent of the code under test: the tiny model's config (vocabul
 hand-normalised strings, `import this` run by Python itself, ids counted by hand, and
 batches built by an explicit loop over starts drawn with NumPy's own call.
 """
+import hashlib
 import subprocess
 import sys
 
@@ -105,6 +106,18 @@ def test_split_fraction_and_its_checks():
             data.split_documents(docs, bad)
     with pytest.raises(ValueError, match="at least 2"):
         data.split_documents(["only one"], 0.1)
+
+
+def _hash_share(doc: str) -> float:
+    """The split's rule written out here: sha256's first 8 bytes as a fraction of 2**64."""
+    return int.from_bytes(hashlib.sha256(doc.encode()).digest()[:8], "big") / 2**64
+
+
+def test_two_documents_that_both_hash_into_validation_still_leave_a_training_side():
+    docs = [d for d in (f"doc {i}" for i in range(100)) if _hash_share(d) < 0.5][:2]
+    assert len(docs) == 2  # both would go to validation
+    train, val = data.split_documents(docs, 0.5)
+    assert train and val and sorted(train + val) == sorted(docs)
 
 
 def test_fingerprint_names_the_exact_text():

@@ -1,46 +1,129 @@
-"""pyproject.toml and environment.yml declare the same dependencies."""
+"""The installation: pyproject.toml, its locks (requirements/*.lock), environment.yml, the Makefile."""
 import os
 import re
 import shutil
 import subprocess
 import tomllib
+from pathlib import Path
 
 import numpy as np
 import pytest
 from conftest import ROOT
-from packaging.specifiers import SpecifierSet
+from packaging.requirements import Requirement
 
-CONDA_TO_PIP = {"pytorch-cpu": "torch", "pytorch": "torch"}
-CONDA_ONLY = {"python", "pip"}
+LOCK = ROOT / "requirements" / "test.lock"
+LOCKS = sorted((ROOT / "requirements").glob("*.lock"))
+TORCH_CPU = "2.13.0+cpu"
 
 
 def _name(spec: str) -> str:
-    return re.split(r"[<>=!~ \[]", spec.strip(), maxsplit=1)[0].lower()
+    return re.split(r"[<>=!~ ;\[]", spec.strip(), maxsplit=1)[0].lower().replace("_", "-")
+
+
+def pyproject_requirements(extras=("test",)) -> list[str]:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    return project["dependencies"] + [d for e in extras for d in project["optional-dependencies"][e]]
 
 
 def pyproject_deps() -> set[str]:
-    data = tomllib.loads((ROOT / "pyproject.toml").read_text())
-    deps = data["project"]["dependencies"] + data["project"]["optional-dependencies"]["test"]
-    return {_name(d) for d in deps}
+    return {_name(d) for d in pyproject_requirements()}
 
 
-def conda_deps() -> set[str]:
-    names = set()
-    text = (ROOT / "environment.yml").read_text().split("\ndependencies:", 1)[1]
-    for line in text.splitlines():
-        m = re.match(r"^  - ([A-Za-z0-9_.-]+)", line)
-        if m:
-            names.add(CONDA_TO_PIP.get(m.group(1).lower(), m.group(1).lower()))
-    return names - CONDA_ONLY
-
-
-def test_same_dependencies():
-    assert pyproject_deps() == conda_deps()
+def lock_entries(path: Path = LOCK) -> dict[str, tuple[str, list[str]]]:
+    """name -> (version, hashes) of every entry of a lock written by `make lock`."""
+    entries, current = {}, None
+    for line in path.read_text().splitlines():
+        if m := re.match(r"^([A-Za-z0-9_.-]+)==(\S+)", line):
+            current = re.sub(r"[-_.]+", "-", m.group(1)).lower()
+            entries[current] = (m.group(2), [])
+        elif current and (h := re.search(r"--hash=sha256:([0-9a-f]{64})", line)):
+            entries[current][1].append(h.group(1))
+        elif line and not line.startswith(" "):
+            current = None
+    return entries
 
 
 def test_required_dependencies_present():
     assert {"numpy", "torch", "matplotlib", "ipywidgets", "jupyterlab", "nbval", "pytest",
             "transformers", "safetensors"} <= pyproject_deps()
+
+
+@pytest.mark.parametrize("path", LOCKS, ids=[p.stem for p in LOCKS])
+def test_every_lock_pins_exact_versions_with_hashes(path):
+    entries = lock_entries(path)
+    assert len(entries) > 50
+    assert all(hashes for _, hashes in entries.values()), [n for n, (_, h) in entries.items() if not h]
+    lines = [ln for ln in path.read_text().splitlines() if ln and not ln.startswith((" ", "#"))]
+    assert all(re.match(r"^[A-Za-z0-9_.-]+==\S+ \\$", ln) for ln in lines), lines[:3]  # nothing but pins
+    assert "make lock" in path.read_text().split("\n", 3)[1]  # made by the Makefile's command
+
+
+@pytest.mark.parametrize("path", LOCKS, ids=[p.stem for p in LOCKS])
+def test_locks_pin_the_cpu_build_of_torch_and_nothing_of_cuda(path):
+    entries = lock_entries(path)
+    assert entries["torch"][0] == TORCH_CPU and len(entries["torch"][1]) == 1
+    assert not [n for n in entries if n.startswith(("nvidia-", "triton", "cuda-"))]
+
+
+def test_the_test_lock_covers_pyproject_within_its_ranges():
+    """Every dependency (and the test extra's) pinned, at a version its range allows; a new
+    dependency without `make lock` fails here (and `pip check` in make)."""
+    entries = lock_entries()
+    for req in map(Requirement, pyproject_requirements()):
+        name = req.name.lower().replace("_", "-")
+        assert name in entries, f"{name} is in pyproject.toml but not in {LOCK.name}: run make lock"
+        assert req.specifier.contains(entries[name][0], prereleases=True), (name, entries[name][0], str(req))
+
+
+@pytest.mark.parametrize("path", [p for p in LOCKS if p != LOCK], ids=lambda p: p.stem)
+def test_other_locks_share_the_test_locks_versions(path):
+    test, other = lock_entries(), lock_entries(path)
+    assert {n: v for n, (v, _) in other.items() if n in test} == {n: test[n][0] for n in other if n in test}
+
+
+def test_base_lock_is_what_the_course_needs_to_run():
+    base = lock_entries(ROOT / "requirements" / "base.lock")
+    runtime = {_name(d) for d in pyproject_requirements(extras=())}
+    assert runtime <= set(base) and not {"pytest", "nbval", "playwright"} & set(base)
+
+
+def test_installed_versions_are_the_locks():
+    """What this venv runs is what the lock says (a drifted venv would test other code)."""
+    from importlib.metadata import version
+
+    for name in ("numpy", "torch", "transformers", "jupyterlab", "nbval", "pytest"):
+        assert version(name) == lock_entries()[name][0], name
+
+
+def test_environment_yml_installs_the_lock():
+    text = (ROOT / "environment.yml").read_text()
+    assert re.search(r"^  - python=3\.11$", text, re.M)
+    assert "-r requirements/test.lock" in text and "--require-hashes" in text
+
+
+def dry_run(target: str, env=None) -> str:
+    if shutil.which("make") is None:
+        pytest.skip("make is not installed")
+    done = subprocess.run(["make", "-n", "-B", target], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_make_installs_the_lock_with_hashes_then_the_course_without_deps():
+    out = dry_run(".venv/.installed")
+    assert "--require-hashes --no-deps -r .venv/lock-rest.txt" in out
+    assert "--require-hashes --no-deps -r .venv/lock-torch.txt" in out
+    assert "--no-deps" in next(line for line in out.splitlines() if "-e ." in line)
+    assert "pip check" in out
+    assert not re.search(r"pip install[^\n]* torch(==| |$)", out, re.M)  # no torch outside the lock
+
+
+def test_make_with_another_torch_keeps_the_rest_locked():
+    out = dry_run(".venv/.installed", {**os.environ, "TORCH_SPEC": "torch==2.5.1",
+                                       "TORCH_INDEX": "https://example.invalid/whl"})
+    assert "--require-hashes --no-deps -r .venv/lock-rest.txt" in out
+    assert '"torch==2.5.1" --index-url https://example.invalid/whl' in out and "lock-torch" not in out
 
 
 def test_readme_starts_with_the_two_commands():
@@ -52,33 +135,12 @@ def test_ci_runs_make_test():
     assert "make test" in (ROOT / ".ci" / "run").read_text()
 
 
-def pyproject_specs() -> dict[str, str]:
-    data = tomllib.loads((ROOT / "pyproject.toml").read_text())
-    deps = data["project"]["dependencies"] + data["project"]["optional-dependencies"]["test"]
-    return {_name(d): d.strip()[len(_name(d)):].strip() for d in deps}
-
-
-def conda_specs() -> dict[str, str]:
-    specs = {}
-    text = (ROOT / "environment.yml").read_text().split("\ndependencies:", 1)[1]
-    for line in text.splitlines():
-        m = re.match(r"^  - ([A-Za-z0-9_.-]+)(.*)$", line)
-        if m and m.group(1).lower() not in CONDA_ONLY:
-            specs[CONDA_TO_PIP.get(m.group(1).lower(), m.group(1).lower())] = m.group(2).strip()
-    return specs
-
-
-def test_same_version_bounds():
-    assert pyproject_specs() == conda_specs()
-
-
-@pytest.mark.parametrize("specs", [pyproject_specs, conda_specs], ids=["pyproject", "environment"])
-def test_numpy_2_required(specs):
+def test_numpy_2_and_torch_2_3_required():
     """The dtype lessons rely on NEP 50 promotion, which NumPy 1.x does not follow;
     torch builds before 2.3 cannot exchange arrays with NumPy 2."""
-    numpy_spec, torch_spec = SpecifierSet(specs()["numpy"]), SpecifierSet(specs()["torch"])
-    assert not numpy_spec.contains("1.26.4") and numpy_spec.contains("2.0.0")
-    assert not torch_spec.contains("2.2.2") and torch_spec.contains("2.3.0")
+    specs = {_name(d): Requirement(d).specifier for d in pyproject_requirements()}
+    assert not specs["numpy"].contains("1.26.4") and specs["numpy"].contains("2.0.0")
+    assert not specs["torch"].contains("2.2.2") and specs["torch"].contains("2.3.0")
 
 
 def test_installed_numpy_follows_nep50():

@@ -68,8 +68,10 @@ HOSTILE = {
                       "outside the scratch folder"),
     "read_secret": (embed_doing("import os\nraise RuntimeError('env: ' + repr(sorted(os.environ)))"), 0,
                     "failed", "raised RuntimeError: env: ['HOME', 'LANG'"),
-    # a thread that never ends must not hold the grading up: graded as usual
-    "thread": (embed_doing("import threading\nthreading.Thread(target=lambda: [0 for _ in iter(int, 1)]).start()\n"
+    # a thread that never ends must not hold the grading up: graded as usual. It waits rather than
+    # spins: a spinning thread per call takes the GIL from the cases, so the last ones timed out
+    # (and the mistake went unnamed) whenever the machine was busy, an outcome set by the load.
+    "thread": (embed_doing("import threading\nthreading.Thread(target=threading.Event().wait).start()\n"
                            "return wte[idx]"), 0, "failed", "position embedding missing"),
     "recursion": (embed_doing("return embed(wte, wpe, idx)"), 0, "failed", "raised RecursionError"),
     "deep_nesting": (embed_doing("x = []\nfor _ in range(100):\n    x = [x]\nreturn x"), 0, "failed",
@@ -218,8 +220,10 @@ def graded_class(tmp_path_factory, request):
     (klass / "old_format" / "01_embeddings.ipynb").write_text(json.dumps({"nbformat": 1, "cells": []}))
     (klass / "empty_folder").mkdir()
     out = base / "out"
-    # TMPDIR: the batch's workspace lies in a folder of this test's, so its processes can be found
-    env = dict(os.environ, GRADER_TEST_SECRET="hunter2", TMPDIR=str(base))  # the secret must never reach learner code
+    # the batch's own temporary folder, so that what outlives it can be told from other batches
+    # (another test worker's, another run's) by its command line
+    (base / "tmp").mkdir()
+    env = dict(os.environ, GRADER_TEST_SECRET="hunter2", TMPDIR=str(base / "tmp"))  # the secret must never reach learner code
     proc = subprocess.run([sys.executable, "-m", "grader", "grade", str(klass), "--out", str(out),
                            "--jobs", "2", "--timeout", "8", "--isolation", request.param],
                           capture_output=True, text=True, timeout=900,
@@ -227,17 +231,17 @@ def graded_class(tmp_path_factory, request):
     assert proc.returncode == 0, proc.stderr[-2000:]
     rows = list(csv.DictReader((out / "gradebook.csv").open()))
     report = {s["name"]: s for s in json.loads((out / "report.json").read_text())["submissions"]}
-    return rows, report, out
+    return rows, report, out, base / "tmp"
 
 
 def test_nothing_outlives_the_batch_and_the_gradebook_stays_put(graded_class):
     import time
 
-    _, _, out = graded_class
+    _, _, out, tmp = graded_class
     before = {p: p.read_bytes() for p in (out / "gradebook.csv", out / "report.json")}
     time.sleep(1.5)  # long enough for anything a learner left behind to act
     assert {p: p.read_bytes() for p in before} == before
-    leftovers = subprocess.run(["pgrep", "-f", str(out.parent)], capture_output=True, text=True).stdout
+    leftovers = subprocess.run(["pgrep", "-f", f"{tmp}/gpt2-grading-"], capture_output=True, text=True).stdout
     assert leftovers.strip() == ""
     assert not os.path.exists(os.path.join(SITE, "zz_evil.pth"))
     assert not os.path.exists(f"{out}-pwned.txt")
@@ -246,20 +250,20 @@ def test_nothing_outlives_the_batch_and_the_gradebook_stays_put(graded_class):
 def test_no_feedback_file_exceeds_its_cap(graded_class):
     from grader.batch import report
 
-    _, _, out = graded_class
+    _, _, out, _ = graded_class
     sizes = [p.stat().st_size for p in (out / "feedback").rglob("feedback.md")]
     assert sizes and max(sizes) <= report.MAX_FEEDBACK
 
 
 def test_gradebook_is_complete(graded_class):
-    rows, report, _ = graded_class
+    rows, report, _, _ = graded_class
     names = [r["submission"] for r in rows]
     assert len(names) == len(set(names)) == CLASS_SIZE
     assert list(rows[0]) == ["submission", "embed", "one_hot_embed", "total", "max_total", "problem"]
 
 
 def test_correct_learners_get_full_marks(graded_class):
-    rows, _, _ = graded_class
+    rows, _, _, _ = graded_class
     correct = [r for r in rows if r["submission"].startswith("correct_")]
     assert correct and all(r["total"] == "2" and r["max_total"] == "2" for r in correct)
 
@@ -272,7 +276,7 @@ NAMESPACES_OUTCOME = {"tamper_results": ("failed", "values differ"),
 
 @pytest.mark.parametrize("name", sorted({**HOSTILE, **MISTAKE}))
 def test_exact_outcome(graded_class, name, request):
-    rows, report, out = graded_class
+    rows, report, out, _ = graded_class
     _, points, status, reason = {**HOSTILE, **MISTAKE}[name]
     if "namespaces" in request.node.callspec.id and name in NAMESPACES_OUTCOME:
         status, reason = NAMESPACES_OUTCOME[name]
@@ -291,20 +295,20 @@ def test_exact_outcome(graded_class, name, request):
     ("empty_folder", "no .ipynb notebook"),
 ])
 def test_unreadable_submissions(graded_class, name, reason):
-    rows, report, out = graded_class
+    rows, report, out, _ = graded_class
     row = next(r for r in rows if r["submission"] == name)
     assert row["total"] == "0" and reason in row["problem"]
     assert reason in (out / "feedback" / name / "feedback.md").read_text()
 
 
 def test_no_secret_and_no_files_outside_scratch(graded_class):
-    _, _, out = graded_class
+    _, _, out, _ = graded_class
     assert "GRADER_TEST_SECRET" not in (out / "feedback" / "read_secret" / "feedback.md").read_text()
     assert not os.path.exists("/tmp/pwned.txt")
 
 
 def test_feedback_hides_hidden_values(graded_class):
-    _, _, out = graded_class
+    _, _, out, _ = graded_class
     text = (out / "feedback" / "mistake_positions" / "feedback.md").read_text()
     assert "hidden test" in text or "public example" in text
     assert "array(" not in text

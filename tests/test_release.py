@@ -1,5 +1,6 @@
 """The student release: check() works from stored public data; no solution, hidden test
 or grader internals travel."""
+import shutil
 import subprocess
 import sys
 
@@ -12,8 +13,10 @@ from conftest import ROOT
 
 
 @pytest.fixture(scope="module")
-def bundle(tmp_path_factory):
-    return build_release(tmp_path_factory.mktemp("rel") / "student")
+def bundle(tmp_path_factory, built_release):
+    copy = tmp_path_factory.mktemp("rel") / "student"
+    shutil.copytree(built_release, copy, symlinks=True)
+    return copy
 
 
 def solution_lines():
@@ -387,3 +390,23 @@ print(sorted(e.name for e in registry.load_all().values() if dict.__len__(e.stor
 """)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.splitlines()[-1] == "['embed']"
+
+
+def test_bundle_ships_the_lock_and_pins_its_versions(bundle):
+    """A learner installs the versions the course was tested with: the lock, torch's CPU build
+    apart, and a pyproject whose every dependency is pinned to the lock's version."""
+    import re
+    import tomllib
+
+    lock = (ROOT / "requirements" / "base.lock").read_text()
+    shipped = (bundle / "requirements.lock").read_text() + (bundle / "torch-cpu.lock").read_text()
+    pins = lambda text: sorted(re.findall(r"^\S+==\S+", text, re.M))  # noqa: E731
+    assert pins(shipped) == pins(lock) and pins((bundle / "torch-cpu.lock").read_text()) == ["torch==2.13.0+cpu"]
+    assert lock.count("--hash=") == shipped.count("--hash=")
+    versions = dict(p.split("==") for p in pins(lock))
+    for dep in tomllib.loads((bundle / "pyproject.toml").read_text())["project"]["dependencies"]:
+        name, version = dep.split("==")
+        assert versions[name].split("+")[0] == version, dep
+    readme = (bundle / "README.md").read_text()
+    assert "--require-hashes --no-deps -r requirements.lock" in readme
+    assert "-r torch-cpu.lock" in readme and "torch==2.13.0" in readme and "TORCH_VERSION" not in readme

@@ -160,3 +160,45 @@ def test_padded_vocabulary_rows_are_never_drawn():
     assert int(unrestricted[:, 1:].min()) >= TINY.vocab_size
     out = sample_torch(padded, start, 20, generator=torch.Generator().manual_seed(0), vocab_size=TINY.vocab_size)
     assert int(out.max()) < TINY.vocab_size
+
+
+# ------------------------------------------------------------------ knobs at their edges (issue 20)
+@pytest.mark.parametrize("top_k", [6, 7, 50])
+def test_top_k_larger_than_the_vocabulary_keeps_every_id(top_k):
+    """top_k=50 over 6 ids is no restriction (torch.topk itself refuses k > V)."""
+    logits = np.random.default_rng(4).normal(scale=0.3, size=(4, 6))   # (B, V=6), no id far below the rest
+    gen, rng = torch.Generator().manual_seed(0), np.random.default_rng(0)
+    drawn_torch = torch.cat([pick_torch(torch.from_numpy(logits), gen, top_k=top_k) for _ in range(100)])
+    drawn_np = np.concatenate([pick_numpy(logits, rng, top_k=top_k) for _ in range(100)])
+    assert set(drawn_torch.tolist()) == set(drawn_np.tolist()) == set(range(6))
+    padded = GPT(GPTConfig(6, 8, 1, 16, 2)).eval()
+    out = sample_torch(padded, torch.zeros(2, 1, dtype=torch.long), 10, generator=gen, top_k=top_k)
+    assert out.shape == (2, 11) and int(out.max()) < 6
+
+
+@pytest.mark.parametrize("side", ["numpy", "torch"])
+def test_temperature_zero_is_refused_and_points_to_greedy(params, model, side):
+    """Dividing by 0 gives inf/NaN probabilities; the message says what to use instead."""
+    with pytest.raises(ValueError, match="greedy"):
+        if side == "numpy":
+            sample_numpy(params, PROMPT, 1, SMALL.n_head, rng=np.random.default_rng(0), temperature=0.0)
+        else:
+            sample_torch(model, torch.from_numpy(PROMPT), 1, generator=torch.Generator(), temperature=0.0)
+    with pytest.raises(ValueError, match="greedy"):
+        pick_torch(torch.zeros(1, 6), torch.Generator(), temperature=0.0)
+
+
+@pytest.mark.parametrize("mode", ["eval", "train"])
+def test_sampling_keeps_the_models_mode_and_samples_without_dropout(mode):
+    """Sampling runs in eval mode (no dropout) and hands the model back in the mode it came in."""
+    torch.manual_seed(0)
+    model = GPT(GPTConfig(TINY.vocab_size, 8, 1, 16, 2), dropout=0.5)
+    model.train(mode == "train")
+    start = torch.zeros(3, 1, dtype=torch.long)
+    out = sample_torch(model, start, 12, greedy=True)
+    assert model.training == (mode == "train")
+    with torch.no_grad():   # greedy with dropout off is the argmax of the eval-mode forward, token by token
+        ids = start
+        for _ in range(12):
+            ids = torch.cat([ids, model.eval()(ids[:, -8:])[:, -1].argmax(-1, keepdim=True)], dim=1)
+    assert torch.equal(out, ids)

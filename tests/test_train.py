@@ -79,6 +79,26 @@ def test_a_seed_fixes_the_run():
     assert a.model.training  # evaluation restored train mode
 
 
+def test_dropout_masks_change_from_step_to_step():
+    """Dropout is re-seeded every step from (seed, rank, step); seeded without the step, every
+    step would drop the same units. The masks are read off each nn.Dropout's output."""
+    masks = []
+
+    def record(module, args, out):
+        if isinstance(module, torch.nn.Dropout) and module.training:
+            masks.append((out == 0) & (args[0] != 0))
+
+    handle = torch.nn.modules.module.register_module_forward_hook(record)
+    try:
+        train(quick(dropout=0.5, max_steps=2))
+    finally:
+        handle.remove()
+    assert masks and len(masks) % 2 == 0
+    step0, step1 = masks[0], masks[len(masks) // 2]   # the first dropout of each step
+    assert step0.shape == step1.shape and 0.4 < step0.float().mean().item() < 0.6
+    assert not torch.equal(step0, step1)
+
+
 def test_gradient_clipping_reaches_the_update():
     # Adam undoes a uniform scale of the gradient, except against its eps (1e-8): clipped to a
     # norm of 1e-9, every update is about lr * g / eps, so the weights barely move
@@ -100,6 +120,19 @@ def test_evaluation_runs_in_eval_mode_without_autograd():
     with torch.no_grad():
         plain = init_model(cfg.model_config(), cfg.seed)(torch.from_numpy(x), torch.from_numpy(y))[1]
     assert abs(estimate_loss(model, ids, quick(eval_batches=1), Runtime(), stream=1) - plain.item()) < 1e-6
+
+
+def test_resume_refuses_weights_and_optimiser_state_of_different_steps(tmp_path):
+    """A save interrupted between its files leaves weights of one step beside the optimiser state
+    of another: resuming from that would continue a run that never existed."""
+    import shutil
+
+    run = dict(max_steps=10, eval_interval=4)
+    train(quick(out_dir=str(tmp_path / "a"), stop_at=4, **run))
+    train(quick(out_dir=str(tmp_path / "b"), stop_at=8, **run))
+    shutil.copy(tmp_path / "b" / "model.safetensors", tmp_path / "a" / "model.safetensors")  # step 8's weights
+    with pytest.raises(ValueError, match="from step 8 but train_state.pt from step 4"):
+        train(quick(out_dir=str(tmp_path / "a"), resume=True, **run))
 
 
 def test_checkpoint_then_resume_continues_identically(tmp_path):

@@ -294,7 +294,10 @@ def build_release(out: Path, force: bool = False) -> Path:
     entries = [exercise_entry(e, enc) for e in registry.load_all().values()]
     (student / "lessons" / "data" / "index.json").write_text(json.dumps(entries, indent=1))
     enc.close()
-    (out / "README.md").write_text(STUDENT_README)
+    rest, torch = lock_parts(LOCK.read_text())
+    (out / "requirements.lock").write_text(rest)
+    (out / "torch-cpu.lock").write_text(torch)
+    (out / "README.md").write_text(STUDENT_README.replace("TORCH_VERSION", locked_versions()["torch"]))
     (out / "pyproject.toml").write_text(student_pyproject())
     add_launcher(out)
     return out
@@ -307,12 +310,42 @@ def add_launcher(out: Path) -> None:
     shutil.copy2(ROOT / "config" / "open_course.py", out / "open_course.py")
 
 
+# What the course needs to run, at the versions `make test` ran it with (`make lock` writes it:
+# the test lock's versions, less the test tools). The release ships it in two parts, torch's
+# CPU build apart, so that a learner with a GPU or on macOS can take another build instead.
+LOCK = ROOT / "requirements" / "base.lock"
+
+
+def lock_parts(text: str) -> tuple[str, str]:
+    """(every entry but torch's, torch's): an entry is a `name==version` line and its indented lines."""
+    rest, torch = [], []
+    part = rest
+    for line in text.splitlines(keepends=True):
+        if line[:1] not in (" ", "#", "-", "\n", ""):
+            part = torch if line.startswith("torch==") else rest
+        part.append(line)
+    return "".join(rest), "".join(torch)
+
+
+def locked_versions() -> dict[str, str]:
+    """name -> public version (torch 2.13.0+cpu -> 2.13.0, which any build of it satisfies)."""
+    import re
+
+    pins = re.findall(r"^([A-Za-z0-9_.-]+)==([^\s+]+)", LOCK.read_text(), re.M)
+    return {name.lower().replace("_", "-"): version for name, version in pins}
+
+
 def student_pyproject() -> str:
-    """The course's runtime dependencies, read from the course's own pyproject."""
+    """The course's runtime dependencies, read from the course's own pyproject, each pinned to
+    the locked version (so `pip install -e .` alone cannot drift either)."""
     import tomllib
 
+    from packaging.requirements import Requirement
+
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    deps = ",\n".join(f'    "{d}"' for d in project["dependencies"])
+    pins = locked_versions()
+    names = [Requirement(d).name for d in project["dependencies"]]
+    deps = ",\n".join(f'    "{n}=={pins[n.lower().replace("_", "-")]}"' for n in names)
     return f"""[build-system]
 requires = ["setuptools>=64"]
 build-backend = "setuptools.build_meta"
@@ -340,12 +373,16 @@ Set up once, from this folder, then open the course:
 
 ```bash
 python -m venv .venv
-.venv/bin/pip install torch --index-url https://download.pytorch.org/whl/cpu   # CPU build, small
-.venv/bin/pip install -e .
+.venv/bin/pip install --require-hashes --no-deps -r requirements.lock
+.venv/bin/pip install --require-hashes --no-deps -r torch-cpu.lock --extra-index-url https://download.pytorch.org/whl/cpu
+.venv/bin/pip install --no-deps -e .
 .venv/bin/python open_course.py
 ```
 
-(With an NVIDIA GPU, a plain `.venv/bin/pip install torch` is fine instead.)
+The two lock files hold the exact versions the course was tested with, each checked
+against its sha256; `torch-cpu.lock` is torch TORCH_VERSION's small CPU build for Linux.
+On macOS or Windows, or with an NVIDIA GPU, install `torch==TORCH_VERSION` with a plain
+`.venv/bin/pip install torch==TORCH_VERSION` instead of that line.
 Read the lessons in `notebooks/` and do the exercises in `exercises/`.
 
 `open_course.py` starts JupyterLab on lesson 01 (it adds `--allow-root` only when
