@@ -64,6 +64,6 @@ def pytest_collection_modifyitems(config, items):
 def built_release(tmp_path_factory):
     """The student release, built once per worker (test_release and test_student_edition each
     work on a copy of it)."""
-    from grader.release import build_release
+    from grader.release.bundle import build_release
 
     return build_release(tmp_path_factory.mktemp("release") / "student")

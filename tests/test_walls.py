@@ -112,11 +112,11 @@ c = attempt(lambda: os.listdir('/grader/cases'))
 report(rewrite=a, create=b, cases=c)"""), {"rewrite": {"EROFS"}, "create": {"EROFS"}, "cases": {"ENOENT"}}),
     "no_audit_events": (attacker("""
 import os, stat
-open('/tmp/f', 'w').close()
-a = attempt(lambda: os.mkfifo('/tmp/p'))
-b = attempt(lambda: os.mknod('/tmp/n', 0o600 | stat.S_IFCHR, os.makedev(1, 3)))
-c = attempt(lambda: os.setxattr('/tmp/f', 'user.relay', b'1'))
-d = attempt(lambda: os.mknod('/tmp/q', 0o600 | stat.S_IFIFO))
+open('f', 'w').close()
+a = attempt(lambda: os.mkfifo('p'))
+b = attempt(lambda: os.mknod('n', 0o600 | stat.S_IFCHR, os.makedev(1, 3)))
+c = attempt(lambda: os.setxattr('f', 'user.relay', b'1'))
+d = attempt(lambda: os.mknod('q', 0o600 | stat.S_IFIFO))
 report(mkfifo=a, mknod=b, setxattr=c, fifo_node=d)"""),
         {"mkfifo": {"EPERM"}, "mknod": {"EPERM"}, "setxattr": {"EPERM"}, "fifo_node": {"EPERM"}}),
     "pidfd_signals": (attacker("""
@@ -166,12 +166,12 @@ report(unshare=a, mount=b, ptrace=c, setuid=d, socket=e, zygote_mem=f)"""),
     "disk": (attacker("""
 import os
 def fill():
-    with open('/tmp/big', 'wb') as f:
+    with open('big', 'wb') as f:
         while True:
             f.write(b'x' * 2**20)
 def many():
     for i in range(10**6):
-        open(f'/tmp/n{i}', 'w').close()
+        open(f'n{i}', 'w').close()
 report(fill=attempt(fill), inodes=attempt(many))"""), {"fill": {"ENOSPC", "EFBIG"}, "inodes": {"ENOSPC"}}),
     "threads": (attacker("""
 import threading, time
@@ -186,13 +186,15 @@ report(threads=attempt(bomb))"""), {"threads": {"RuntimeError", "EAGAIN"}}),
 # Two exercises of one learner share nothing writable: the first leaves marks, the second looks.
 RELAY_EMBED = UNHOOK + GOOD_EMBED.replace("    T = idx.shape[-1]", """    unhook()
     import os
-    for p in ('/tmp/relay', 'relay', '/dev/shm/relay'):
+    import tempfile
+    for p in (tempfile.gettempdir() + '/relay', os.path.expanduser('~/relay'), '/dev/shm/relay'):
         open(p, 'w').write('x')
         os.chmod(p, 0o777)
     T = idx.shape[-1]""")
 RELAY_ONE_HOT = '''def one_hot_embed(wte, idx):
     import os
-    for p in ('/tmp/relay', 'relay', '/dev/shm/relay'):
+    import tempfile
+    for p in (tempfile.gettempdir() + '/relay', os.path.expanduser('~/relay'), '/dev/shm/relay'):
         if os.path.exists(p):
             raise RuntimeError('the relay works: ' + p)
     return np.eye(wte.shape[0], dtype=wte.dtype)[idx] @ wte'''

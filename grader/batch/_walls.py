@@ -4,7 +4,7 @@ the grader package does not exist, so it imports only the standard library.
 
 In order, for a freshly forked child of the zygote:
 1. ``private_scratch``: its own mount and IPC namespaces, with a fresh size-capped tmpfs
-   on /tmp (the only writable place) and on /dev/shm, so no exercise shares anything
+   on /scratch (the only writable place; HOME and TMPDIR) and on /dev/shm, so no exercise shares anything
    writable with another (the zygote keeps CAP_SYS_ADMIN for exactly this).
 2. ``drop_identity``: root mode, an unprivileged user id of the learner's own (no
    groups, no capabilities); user-namespace mode, every capability dropped for good.
@@ -136,16 +136,18 @@ CLONE_NEWNS, CLONE_NEWIPC = 0x00020000, 0x08000000
 MS_NOSUID, MS_NODEV, MS_REC, MS_PRIVATE = 0x2, 0x4, 0x4000, 0x40000
 # SECBIT_NOROOT, NO_SETUID_FIXUP, KEEP_CAPS_LOCKED, NO_CAP_AMBIENT_RAISE, each with its lock
 SECUREBITS_LOCKED = 0x01 | 0x02 | 0x04 | 0x08 | 0x20 | 0x40 | 0x80
-LAST_CAP = 63  # PR_CAPBSET_DROP of a capability the kernel does not know fails with EINVAL
+LAST_CAP = 63
+SCRATCH = "/scratch"  # each exercise's own writable folder, inside its own mount namespace  # PR_CAPBSET_DROP of a capability the kernel does not know fails with EINVAL
 
 
 def private_scratch(scratch_bytes: int) -> None:
-    """Own mount and IPC namespaces; a fresh tmpfs on /tmp and /dev/shm."""
+    """Own mount and IPC namespaces; a fresh tmpfs on /scratch and /dev/shm. (Not /tmp: the
+    Python installation may live under it, and would be hidden.)"""
     c = libc()
     _check(c.unshare(CLONE_NEWNS | CLONE_NEWIPC), "unshare")
     _check(c.mount(b"none", b"/", None, MS_REC | MS_PRIVATE, None), "mount --make-rprivate /")
     opts = f"size={int(scratch_bytes)},nr_inodes=4096,mode=1777".encode()
-    for where in (b"/tmp", b"/dev/shm"):
+    for where in (SCRATCH.encode(), b"/dev/shm"):
         if os.path.isdir(where):
             _check(c.mount(b"tmpfs", where, b"tmpfs", MS_NOSUID | MS_NODEV, opts), f"mount tmpfs {where!r}")
 

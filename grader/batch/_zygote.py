@@ -150,11 +150,12 @@ def child(request, fds, setup):
     place_descriptors(fds, request["fds"])
     if setup["mode"] == "namespaces":
         walls.private_scratch(setup["scratch_bytes"])
-        os.chdir("/tmp")
+        os.chdir(walls.SCRATCH)
         walls.drop_identity(setup.get("uid"))
     else:
         os.chdir(request["scratch"])
         setup = dict(setup, own=request["scratch"])
+        os.environ["HOME"] = os.environ["TMPDIR"] = request["scratch"]
     apply_limits(setup["rlimits"])
     if setup["mode"] == "namespaces":
         walls.install_filter()

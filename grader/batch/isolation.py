@@ -28,6 +28,8 @@ import sysconfig
 import tempfile
 from pathlib import Path
 
+from .limits import SCRATCH
+
 HERE = Path(__file__).resolve().parent
 GRADER = HERE.parent   # the whole grader package: hidden from learners
 ROOT = GRADER.parent
@@ -82,7 +84,8 @@ def resolve_isolation(choice: str) -> tuple[str, str | None]:
 # ----------------------------------------------------------------- bubblewrap
 def bwrap_command(zygote_dir: Path, as_root: bool | None = None) -> list[str]:
     """The grading process's namespaces: the Python installation read-only, the grader's
-    copies read-only at /grader, a private /proc, /dev and /tmp, nothing else writable."""
+    copies read-only at /grader, a private /proc and /dev, a read-only /tmp (the interpreter may
+    live under it), an empty /scratch for each child's own tmpfs, nothing writable."""
     as_root = privileged() if as_root is None else as_root
     cmd = [_bwrap(), "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
            "--unshare-cgroup-try", "--die-with-parent", "--new-session", "--cap-drop", "ALL"]
@@ -101,14 +104,15 @@ def bwrap_command(zygote_dir: Path, as_root: bool | None = None) -> list[str]:
             cmd += ["--symlink", os.readlink(link), link]
         elif os.path.isdir(link):
             cmd += ["--ro-bind", link, link]
+    cmd += ["--tmpfs", "/tmp"]  # before the binds below, some of which may live under /tmp
     made: set[str] = set()
     for d in _visible_roots():
         cmd += _parents(d, made) + ["--ro-bind", d, d]
     for d in private_dirs():  # hidden, even inside a folder that is visible
         if os.path.isdir(d) and any(d.startswith(r + os.sep) for r in _visible_roots()):
             cmd += ["--tmpfs", d]
-    cmd += ["--ro-bind", str(zygote_dir), INSIDE, "--tmpfs", "/tmp", "--proc", "/proc",
-            "--dev", "/dev", "--remount-ro", "/", "--chdir", "/", "--"]
+    cmd += ["--ro-bind", str(zygote_dir), INSIDE, "--proc", "/proc", "--dev", "/dev", "--dir", SCRATCH,
+            "--remount-ro", "/tmp", "--remount-ro", "/", "--chdir", "/", "--"]
     return cmd
 
 
@@ -124,7 +128,7 @@ def _parents(path: str, made: set[str]) -> list[str]:
     out, parts = [], Path(path).parts[1:-1]
     for i in range(len(parts)):
         d = "/" + "/".join(parts[: i + 1])
-        if d not in made and d not in ("/usr",):
+        if d not in made and d not in ("/usr", "/tmp"):
             made.add(d)
             out += ["--perms", "0755", "--dir", d]
     return out

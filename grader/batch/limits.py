@@ -4,6 +4,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+SCRATCH = "/scratch"  # as _walls.SCRATCH: an exercise's own tmpfs, HOME and TMPDIR
+
 
 @dataclass(frozen=True)
 class Limits:
@@ -24,7 +26,7 @@ def rlimits(limits: Limits) -> dict[str, int]:
 
 def child_env() -> dict[str, str]:
     """No credentials, no inherited configuration: just enough to run NumPy."""
-    env = {"PATH": "/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8", "TMPDIR": "/tmp",
+    env = {"PATH": "/usr/bin:/bin", "HOME": SCRATCH, "LANG": "C.UTF-8", "TMPDIR": SCRATCH,
            "PYTHONHASHSEED": "0", "PYTHONDONTWRITEBYTECODE": "1", "MPLBACKEND": "Agg"}
     for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
         env[var] = "1"

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from . import frames
 from .isolation import INSIDE, bwrap_command, private_dirs, python_dirs
-from .limits import child_env, rlimits
+from .limits import SCRATCH, child_env, rlimits
 
 if TYPE_CHECKING:
     from .sandbox import Workspace
@@ -52,7 +52,7 @@ class Zygote:
 
     def _setup(self) -> dict:
         ws, walled = self.ws, self.ws.isolation == "namespaces"
-        own = "/tmp" if walled else str(ws.root)  # python mode: each job's own folder, set per request
+        own = SCRATCH if walled else str(ws.root)  # python mode: each job's own folder, set per request
         roots = python_dirs() + [INSIDE if walled else str(ws.zygote_dir)]
         return {"sys_path": [p for p in sys.path if p and os.path.isdir(p) and
                              os.path.realpath(p) in python_dirs()] or python_dirs(),
