@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet "$(TORCH_SPEC)" $(PIP_TORCH_FLAGS)
-	$(BIN)/python -m pip install --quiet -e ".[test]"
+	$(BIN)/python -m pip install --quiet -e ".[test,cluster]"
 	# offline learners: no "get Jupyter news?" prompt, no update checks
 	mkdir -p $(VENV)/share/jupyter/lab/settings
 	cp config/jupyterlab-overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json
