@@ -386,3 +386,39 @@ def test_a_task_s_key_is_its_inputs_settings_and_grader():
     assert cluster.task_key(task.job_of(other, settings, "f" * 64)) != key
     assert cluster.task_key(task.job_of(learner, {**settings, "scoring": "all-or-nothing"}, "f" * 64)) != key
     assert cluster.task_key(task.job_of(learner, settings, "e" * 64)) != key
+
+
+def test_a_large_class_s_gradebook_is_rebuilt_at_a_bounded_share_of_the_time(tmp_path, monkeypatch):
+    """Each rebuild reads and writes every saved learner; results that arrive faster than
+    REBUILD_SHARE rebuilds' time are saved at once and the gradebook rebuilt less often
+    (here a rebuild takes 50 ms and results come all at once), then once at the end."""
+    from grader.batch import pipeline
+    from grader.batch.state import Batch
+
+    learners = [Learner(f"learner_{i:02d}", [Notebook("01.ipynb", b"%d" % i)]) for i in range(20)]
+    exercises = grade.Exercises(lessons=["01_embeddings"])
+    batch = Batch(tmp_path, exercises, grade.Submission)
+    rebuilds, real = [], batch.rebuild
+
+    def slow_rebuild(everyone):
+        rebuilds.append(len(list(tmp_path.glob(".state/*.json"))))
+        time.sleep(0.05)
+        return real(everyone)
+
+    monkeypatch.setattr(batch, "rebuild", slow_rebuild)
+
+    class Instant:
+        def describe(self):
+            return {}
+
+        def results(self, todo):
+            for x in todo:
+                yield grade.failed(x, "nothing to grade", internal=False), None
+
+        def close(self):
+            pass
+
+    plan = pipeline.Plan(exercises, learners, learners, batch, grade.Limits(), "python", tmp_path)
+    subs = pipeline.run(plan, Instant(), lambda sub, exercises: None)
+    assert len(subs) == 20 and len(rows(tmp_path)) == 20
+    assert rebuilds[0] == 1 and len(rebuilds) < 10  # the first result at once, then a few, then the end

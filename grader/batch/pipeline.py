@@ -1,8 +1,9 @@
 """What every way of grading a batch shares; only "grade one learner" differs.
 
 ``plan_batch`` collects the learners, fixes the assignment and opens the saved state;
-``run`` takes results from a pool as they arrive and saves each one (then rebuilds the
-gradebook, the report and the learner's feedback), in this process alone. A pool is
+``run`` takes results from a pool as they arrive and saves each one (its state and
+feedback, then the gradebook and the report, at a bounded share of the time), in this
+process alone. A pool is
 ``LocalPool`` (threads on this machine, one workspace) or ``cluster.ClusterPool``
 (tasks on a Dask cluster): an object with ``describe()`` (what held learner code in,
 for report.json), ``results(todo)`` (a generator of (Submission, where it ran)) and
@@ -10,6 +11,7 @@ for report.json), ``results(todo)`` (a generator of (Submission, where it ran)) 
 """
 from __future__ import annotations
 
+import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +21,9 @@ from .isolation import ISOLATIONS, PYTHON_WARNING
 from .reading import read_notebook
 from .sandbox import Limits, Workspace
 from .state import Batch
+
+
+REBUILD_SHARE = 10  # wait 10 times a rebuild's duration before the next: at most ~10% of the time
 
 
 class BatchStopped(RuntimeError):
@@ -69,13 +74,21 @@ def _needs_grading(saved) -> bool:
 
 
 def run(plan: Plan, pool, report) -> list:
-    """Each result saved as it arrives, whoever graded it; the shared files rebuilt."""
-    arriving = None
+    """Each result saved as it arrives, whoever graded it; the shared files rebuilt after it,
+    unless the last rebuild was so recent that rebuilding would take more than 1 / REBUILD_SHARE
+    of the time (a rebuild reads and writes every saved learner: a large class's would
+    otherwise cost the square of its size)."""
+    arriving, last = None, (float("-inf"), 0.0)  # (when the last rebuild ended, what it took)
     try:
         plan.batch.sandbox = pool.describe()
         arriving = pool.results(plan.todo)
         for sub, where in arriving:
-            plan.batch.save(sub, plan.learners)
+            due = time.monotonic() - last[0] >= REBUILD_SHARE * last[1]
+            plan.batch.save(sub, plan.learners, rebuild=False)
+            if due:
+                start = time.monotonic()
+                plan.batch.rebuild(plan.learners)
+                last = (time.monotonic(), time.monotonic() - start)
             report(sub, plan.exercises)
             if hasattr(report, "ran_on"):
                 report.ran_on(where)
