@@ -14,7 +14,6 @@ import subprocess
 import sys
 import threading
 import time
-from pathlib import Path
 
 import pytest
 
@@ -100,10 +99,11 @@ def test_without_dask_grading_here_is_unchanged_and_the_cluster_options_say_what
 
 def test_the_cluster_grades_a_class_as_this_machine_does(tmp_path, dask):
     klass = small_class(tmp_path)
-    grade.grade_batch([klass], tmp_path / "here", isolation=MODE)
+    proc = subprocess.Popen(GRADE + [str(klass), "--out", str(tmp_path / "workers"), "--workers", "2",
+                                     "--isolation", MODE], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    grade.grade_batch([klass], tmp_path / "here", isolation=MODE)  # while that cluster starts
     on_cluster(dask[0], klass, tmp_path / "scheduler")
-    proc = subprocess.run(GRADE + [str(klass), "--out", str(tmp_path / "workers"), "--workers", "2",
-                                   "--isolation", MODE], capture_output=True, text=True)
+    proc.stderr = proc.communicate(timeout=300)[1]
     assert proc.returncode == 0, proc.stderr
     assert "learners graded per worker: tcp://127.0.0.1:" in proc.stderr
     here = outputs(tmp_path / "here")
@@ -216,7 +216,7 @@ def test_workers_without_this_grader_or_its_walls_are_refused(tmp_path, dask, mo
 def test_a_worker_killed_mid_batch_loses_no_learner_and_makes_no_duplicate(tmp_path, dask):
     address, client = dask
     klass = tmp_path / "class"
-    for i in range(6):
+    for i in range(4):
         write_learner(klass / f"learner_{i}", [SLOW_EMBED, GOOD_ONE_HOT])
     out = tmp_path / "out"
     batch = threading.Thread(target=on_cluster, args=(address, klass, out))
@@ -232,7 +232,7 @@ def test_a_worker_killed_mid_batch_loses_no_learner_and_makes_no_duplicate(tmp_p
     batch.join(timeout=180)
     assert not batch.is_alive()
     names = [r["submission"] for r in rows(out)]
-    assert sorted(names) == [f"learner_{i}" for i in range(6)]  # each once
+    assert sorted(names) == [f"learner_{i}" for i in range(4)]  # each once
     assert all(r["total"] == "2" and r["problem"] == "" for r in rows(out))
     assert any(k.startswith("gpt2-grade-learner_") for k in keys)  # it was grading one of them
     assert json.loads((out / "report.json").read_text())["complete"] is True

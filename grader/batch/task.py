@@ -66,11 +66,13 @@ def _version() -> str:
         return "not installed"
 
 
-def check(settings: dict) -> bytes:
-    """What the instructor asks every worker before a batch, as JSON: its fingerprint,
-    whether it can build the batch's walls, and what will hold learner code in."""
+def check(settings: dict, dask_worker=None) -> bytes:
+    """What the instructor asks every worker before a batch (``client.run``, which passes the
+    worker as ``dask_worker``), as JSON: its fingerprint, whether it can build the batch's
+    walls, and what will hold learner code in."""
     walls = walls_problem(settings["isolation"])
-    sandbox = {} if walls else workspace(Limits(**settings["limits"]), settings["isolation"]).describe()
+    sandbox = {} if walls else workspace(Limits(**settings["limits"]), settings["isolation"],
+                                         dask_worker).describe()
     return json.dumps({"fingerprint": fingerprint(), "version": _version(), "walls": walls,
                        "sandbox": sandbox}).encode("utf-8")
 
@@ -129,13 +131,13 @@ def exercises_for(settings: dict):
         return _exercises[key]
 
 
-def workspace(limits: Limits, isolation: str) -> Workspace:
+def workspace(limits: Limits, isolation: str, worker=None) -> Workspace:
     """This process's workspace for these limits and walls, made on first use. Its slots are
     the worker's threads; as root, its learner uids are a block no other process here uses."""
     key = (limits, isolation)
     with _lock:
         if key not in _workspaces:
-            threads = _threads()
+            threads = _threads(worker)
             block = _claim_uid_block() if isolation == "namespaces" and privileged() else 0
             _workspaces[key] = Workspace(limits, isolation, slots=threads, uid_block=block)
         return _workspaces[key]
@@ -157,23 +159,27 @@ def _claim_uid_block() -> int:
     raise RuntimeError("no free block of learner uids on this machine (4095 grading processes?)")
 
 
-def _threads() -> int:
+def _worker(worker=None):
+    """The Dask worker this runs in (given by ``client.run``, found inside a task), or None."""
+    if worker is not None:
+        return worker
     try:
         from distributed import get_worker
 
-        return max(1, int(get_worker().state.nthreads))
-    except (ImportError, ValueError, AttributeError):
-        return 1
+        return get_worker()
+    except (ImportError, ValueError):
+        return None
+
+
+def _threads(worker=None) -> int:
+    worker = _worker(worker)
+    return max(1, int(worker.state.nthreads)) if worker is not None else 1
 
 
 def where() -> str:
     """This worker's address, for the instructor's per-worker counts."""
-    try:
-        from distributed import get_worker
-
-        return str(get_worker().address)
-    except (ImportError, ValueError, AttributeError):
-        return "?"
+    worker = _worker()
+    return str(worker.address) if worker is not None else "?"
 
 
 def close_all() -> None:
