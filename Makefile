@@ -126,7 +126,7 @@ bench-make-test: $(STAMP)
 # The first set is resolved alone; every other set is constrained by it, so the versions the
 # sets share are the same. A new set: add its name to LOCK_SETS and an EXTRAS_<name> line.
 LOCK_SETS   := test base
-EXTRAS_test := test
+EXTRAS_test := test cluster
 EXTRAS_base :=
 UV_VERSION  ?= 0.13.8
 UV          := .venv-lock/bin/uv

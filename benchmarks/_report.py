@@ -29,6 +29,7 @@ ORDER = {
     "model_speed": "Forward pass: the course's models against Hugging Face",
     "sampling_speed": "Sampling with the KV cache against Hugging Face generate",
     "grading": "Batch grading against executing whole notebooks",
+    "cluster": "Grading on a Dask cluster against grading here, and 20,000 learners projected",
     "nbval_time": "nbval time per notebook",
     "make_test_time": "Fresh-clone `make test` time",
 }

@@ -3,7 +3,7 @@
 A benchmark that fails does not stop the others; the summary marks its section
 as left from an earlier run, and the exit status is 1.
 
-Run: .venv/bin/python benchmarks/run_all.py [NAME ...]
+Run: .venv/bin/python benchmarks/run_all.py [NAME ...]   (cluster needs the cluster extra: make installs it)
      default: all but make_test_time (about 10 minutes more: add it by name or with BENCH_MAKE_TEST=1)
      .venv/bin/python benchmarks/run_all.py --summary   (only the summary of docs/benchmarks.md)
 """

@@ -4,6 +4,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -41,6 +43,7 @@ def cmd_grade(args) -> int:
     from .batch.report import plain
     from .batch.collect import InputError
     from .batch.grade import grade_batch
+    from .batch.pipeline import BatchStopped
     from .batch.sandbox import Limits
 
     try:
@@ -58,8 +61,9 @@ def cmd_grade(args) -> int:
         lessons = [x.strip() for x in args.lessons.split(",") if x.strip()] if args.lessons else None
         subs = grade_batch([Path(p) for p in args.submissions], Path(args.out), limits,
                            jobs=args.jobs, force=args.force, points=points, isolation=args.isolation,
-                           lessons=lessons, scoring=args.scoring, progress=Progress())
-    except (InputError, ValueError, OSError) as exc:
+                           lessons=lessons, scoring=args.scoring, progress=Progress(),
+                           cluster=_cluster(args))
+    except (InputError, ValueError, OSError, BatchStopped) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     internal = [s for s in subs if s.internal]
@@ -68,6 +72,22 @@ def cmd_grade(args) -> int:
     for s in internal:
         print(f"grader failure for {plain(s.name)}: {plain(s.problem)}", file=sys.stderr)
     return 1 if internal else 0
+
+
+def _cluster(args):
+    """None (grade here, as ever: Dask is not imported), or the Dask cluster to grade on."""
+    if args.scheduler is None and args.workers is None:
+        return None
+    if args.scheduler is not None and args.workers is not None:
+        raise ValueError("give --scheduler (a running Dask cluster) or --workers (a local one), not both")
+    if args.workers is not None and args.workers < 1:
+        raise ValueError(f"--workers must be at least 1, got {args.workers}")
+    if args.jobs != 1:
+        raise ValueError("--jobs is for grading here; on a Dask cluster each worker thread grades one "
+                         "learner at a time (start more workers, or --workers N)")
+    from .batch.cluster import pool_for
+
+    return pool_for(args.scheduler, args.workers)
 
 
 def print_skipped(report: Path, shown: int = 10) -> None:
@@ -92,30 +112,62 @@ def print_skipped(report: Path, shown: int = 10) -> None:
 
 
 class Progress:
-    """A one-line progress bar on a terminal, a line per learner otherwise."""
+    """A one-line progress bar on a terminal, a line per learner otherwise: learners done of
+    all, the rate this run and the time left at it; at the end, how many each worker graded."""
 
-    def __init__(self, stream=None):
-        self.stream, self.done, self.total = stream or sys.stderr, 0, 0
+    def __init__(self, stream=None, clock=time.monotonic):
+        self.stream, self.clock, self.done, self.total = stream or sys.stderr, clock, 0, 0
+        self.start, self.graded, self.where = clock(), 0, Counter()
 
     def begin(self, total: int, done: int) -> None:
-        self.total, self.done = total, done
+        self.total, self.done, self.start = total, done, self.clock()
         if done:
             print(f"{done} of {total} already graded (use --force to regrade)", file=self.stream)
+
+    def pace(self) -> str:
+        """"12.0/min, about 3 min left" from the learners graded this run (the skipped ones are
+        not a rate); empty before the first."""
+        elapsed = self.clock() - self.start
+        if not self.graded or elapsed <= 0:
+            return ""
+        rate = 60 * self.graded / elapsed
+        left = (self.total - self.done) * elapsed / self.graded
+        when = "done" if left <= 0 else f"about {_duration(left)} left"
+        return f"{rate:.1f}/min, {when}"
 
     def __call__(self, sub, exercises) -> None:
         from .batch.report import num, plain
 
         self.done += 1
+        self.graded += 1
         state = f"{num(sub.total)} / {num(exercises.max_total())}" + (f" ({plain(sub.problem, 120)})"
                                                                        if sub.problem else "")
         if self.stream.isatty():
             bar = "#" * (30 * self.done // max(self.total, 1))
-            print(f"\r[{bar:<30}] {self.done}/{self.total} {plain(sub.name, 30):<30}", end="",
-                  file=self.stream, flush=True)
+            print(f"\r[{bar:<30}] {self.done}/{self.total} {self.pace():<28} {plain(sub.name, 30):<30}",
+                  end="", file=self.stream, flush=True)
             if self.done == self.total:
                 print(file=self.stream)
         else:
-            print(f"[{self.done}/{self.total}] {plain(sub.name)}: {state}", file=self.stream, flush=True)
+            pace = f" ({self.pace()})" if self.pace() else ""
+            print(f"[{self.done}/{self.total}] {plain(sub.name)}: {state}{pace}", file=self.stream, flush=True)
+
+    def ran_on(self, where: str | None) -> None:
+        if where is not None:
+            self.where[where] += 1
+
+    def end(self) -> None:
+        from .batch.report import plain
+
+        if self.where:
+            counts = ", ".join(f"{plain(w, 80)}: {n}" for w, n in sorted(self.where.items()))
+            print(f"learners graded per worker: {counts}", file=self.stream)
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    return f"{seconds / 60:.0f} min" if seconds < 5400 else f"{seconds / 3600:.1f} h"
 
 
 def cmd_release(args) -> int:
@@ -143,6 +195,12 @@ def main(argv=None) -> int:
                    help="notebooks, folders (one learner each, or a folder of learner folders) and zip files")
     p.add_argument("--out", required=True, help="folder for gradebook.csv, report.json, feedback/")
     p.add_argument("--jobs", type=int, default=1, help="learners graded in parallel (default 1)")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="grade on a running Dask cluster, e.g. tcp://10.0.0.5:8786 (needs "
+                        "pip install -e \".[cluster]\" here and on every worker; README: a class too big "
+                        "for one machine)")
+    p.add_argument("--workers", type=int, metavar="N",
+                   help="grade on a Dask cluster of N worker processes started on this machine")
     p.add_argument("--force", action="store_true", help="regrade learners already graded in --out")
     p.add_argument("--points", help="JSON file: {exercise name: points}; default 1 each")
     p.add_argument("--timeout", type=float, default=60.0, help="seconds per exercise (default 60)")

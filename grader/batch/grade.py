@@ -11,6 +11,9 @@ The pipeline, in order:
 4. ``state.Batch.save`` stores the learner's result, then rebuilds the
    gradebook, the report and the learner's feedback (``report``) from every
    saved result.
+
+Steps 1, 2 and 4 are ``pipeline``'s, shared by every way of grading; step 3 runs
+here (``--jobs`` threads) or on a Dask cluster (``cluster``, ``task``).
 """
 from __future__ import annotations
 
@@ -19,19 +22,18 @@ import difflib
 import sys
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from .. import notebook as nbk
 from ..judging import registry
-from .collect import Learner, collect
+from .collect import Learner
 from .reading import ReadNotebook, read_notebook
 from ..judging.judge import Broken, Verdict, judge, mistake_answers_for, reference_answers
 from .isolation import resolve_isolation
 from .pieces import pieces_source, reference_functions
 from .sandbox import Limits, LearnerSandbox, Workspace
-from .state import Batch
+from .pipeline import LocalPool, isolation_named, plan_batch, run
 
 SCORINGS = ("per-case", "all-or-nothing")
 
@@ -213,48 +215,21 @@ def _unanswered(exercise, exercises: Exercises, status: str, message: str) -> Ve
     return Verdict(exercise.name, status, 0, len(cases), 0.0, exercise.points, message)
 
 
-def lessons_in(learners: list[Learner]) -> list[str]:
-    """The lessons of every notebook in the batch (an unreadable one's from its name or
-    legible text): the default assignment."""
-    return sorted({r.lesson for x in learners for r in map(read_notebook, x.notebooks) if r.lesson})
-
-
 def grade_batch(paths: list[Path], out: Path, limits: Limits | None = None, jobs: int = 1,
                 force: bool = False, points: dict | None = None, progress=None,
                 isolation: str = "namespaces", lessons: list[str] | None = None,
-                scoring: str = "per-case") -> list[Submission]:
-    mode, warning = resolve_isolation(isolation)
+                scoring: str = "per-case", cluster=None) -> list[Submission]:
+    """Grade here with ``jobs`` threads, or (``cluster``: a function of the plan that returns
+    its pool, ``cluster.pool_for``) on a Dask cluster, whose workers then build the walls."""
+    mode, warning = resolve_isolation(isolation) if cluster is None else isolation_named(isolation)
     exercises = Exercises(points, lessons, scoring)
     if warning:
         print(warning, file=sys.stderr)
-    out.mkdir(parents=True, exist_ok=True)
-    collected = collect(paths)
-    learners = collected.learners
-    if not exercises.assignment:
-        exercises.assignment = lessons_in(learners)
-    batch = Batch(out, exercises, Submission, collected.skipped)
-    todo = [x for x in learners if force or _needs_grading(batch.saved(x))]
+    plan = plan_batch(paths, out, exercises, Submission, limits or Limits(), force, mode)
     report = progress or (lambda sub, exercises: None)
     if hasattr(report, "begin"):
-        report.begin(len(learners), len(learners) - len(todo))
-    workspace = Workspace(limits or Limits(), mode, slots=max(1, jobs))
-    batch.sandbox = workspace.describe()
-    pool = ThreadPoolExecutor(max_workers=max(1, jobs))
-    try:
-        futures = {pool.submit(_grade_safely, x, exercises, workspace): x for x in todo}
-        for future in as_completed(futures):
-            sub = future.result()
-            batch.save(sub, learners)
-            report(sub, exercises)
-    finally:  # on an error (an output file made unwritable mid-run), do not grade the rest
-        pool.shutdown(wait=True, cancel_futures=True)
-        workspace.close()
-    return batch.rebuild(learners)
-
-
-def _needs_grading(saved) -> bool:
-    """Not saved yet, or saved with a grader failure (retried on every rerun)."""
-    return saved is None or saved.internal
+        report.begin(len(plan.learners), len(plan.learners) - len(plan.todo))
+    return run(plan, LocalPool(plan, jobs, _grade_safely) if cluster is None else cluster(plan), report)
 
 
 def _grade_safely(learner: Learner, exercises: Exercises, workspace: Workspace) -> Submission:
@@ -262,8 +237,12 @@ def _grade_safely(learner: Learner, exercises: Exercises, workspace: Workspace) 
         with workspace.learner() as box:
             return grade_learner(learner, exercises, box)
     except Exception as exc:  # a grader bug costs one learner's row, not the batch
-        return Submission(learner.name, [nb.name for nb in learner.notebooks], internal=True,
-                          problem="; ".join([f"internal grader error ({type(exc).__name__}: {exc}); please "
-                                             "report it (a rerun grades this learner again)",
-                                             *learner.problems]),
-                          fingerprint=learner.fingerprint())
+        return failed(learner, f"internal grader error ({type(exc).__name__}: {exc}); please "
+                               "report it (a rerun grades this learner again)")
+
+
+def failed(learner: Learner, why: str, internal: bool = True) -> Submission:
+    """A row for a learner nothing was graded for, saying why (``internal``: the grader's
+    fault, so every rerun grades them again)."""
+    return Submission(learner.name, [nb.name for nb in learner.notebooks], internal=internal,
+                      problem="; ".join([why, *learner.problems]), fingerprint=learner.fingerprint())

@@ -46,7 +46,9 @@ class Workspace:
     """The batch's private folder of the grading processes' files, its identities, its
     control groups and its oracles."""
 
-    def __init__(self, limits: Limits, isolation: str = "namespaces", slots: int = 1):
+    def __init__(self, limits: Limits, isolation: str = "namespaces", slots: int = 1, uid_block: int = 0):
+        """``uid_block``: which block of learner uids (2 * slots + 1 each) is this workspace's,
+        so workspaces of several processes on one machine (cluster workers) never share one."""
         self.limits, self.isolation = limits, isolation
         self.root = Path(tempfile.mkdtemp(prefix="gpt2-grading-"))  # 0700, unpredictable
         self.zygote_dir = self.root / "zygote"
@@ -60,7 +62,8 @@ class Workspace:
         walled = isolation == "namespaces"
         self.cgroups = Cgroups.create() if walled and privileged() else None
         self.uids: queue.Queue = queue.Queue()
-        for uid in learner_uids(2 * slots + 1) if walled and privileged() else []:
+        block = 2 * slots + 1
+        for uid in learner_uids(block * (uid_block + 1))[block * uid_block:] if walled and privileged() else []:
             self.uids.put(uid)
         self.oracles: queue.Queue = queue.Queue()
         self._lock = threading.Lock()

@@ -196,13 +196,16 @@ class Batch:
         except (TypeError, KeyError, ValueError, AttributeError):  # saved by another grader version
             return None
 
-    def save(self, sub, learners) -> None:
+    def save(self, sub, learners, rebuild: bool = True) -> None:
+        """The learner's state and feedback, then (``rebuild``) the shared files; a caller
+        that rebuilds less often (a class of thousands) leaves them a consistent prefix."""
         with self.lock:
             data = {"name": sub.name, "fingerprint": sub.fingerprint,
                     "assignment": self.exercises.settings(), "submission": sub.to_dict()}
             write_atomic(self._state_path(sub.name), self._seal(data), self.out)
             write_atomic(self._feedback_path(sub.name), feedback_md(sub, self.exercises), self.out)
-            self.rebuild(learners)
+            if rebuild:
+                self.rebuild(learners)
 
     def rebuild(self, learners) -> list:
         subs = [s for s in (self.saved(x) for x in learners) if s is not None]

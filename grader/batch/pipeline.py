@@ -1,0 +1,129 @@
+"""What every way of grading a batch shares; only "grade one learner" differs.
+
+``plan_batch`` collects the learners, fixes the assignment and opens the saved state;
+``run`` takes results from a pool as they arrive and saves each one (its state and
+feedback, then the gradebook and the report, at a bounded share of the time), in this
+process alone. A pool is
+``LocalPool`` (threads on this machine, one workspace) or ``cluster.ClusterPool``
+(tasks on a Dask cluster): an object with ``describe()`` (what held learner code in,
+for report.json), ``results(todo)`` (a generator of (Submission, where it ran)) and
+``close()``.
+"""
+from __future__ import annotations
+
+import time
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass
+from pathlib import Path
+
+from .collect import Learner, collect
+from .isolation import ISOLATIONS, PYTHON_WARNING
+from .reading import read_notebook
+from .sandbox import Limits, Workspace
+from .state import Batch
+
+
+REBUILD_SHARE = 10  # wait 10 times a rebuild's duration before the next: at most ~10% of the time
+
+
+class BatchStopped(RuntimeError):
+    """The pool could not go on (a cluster's scheduler went away). Every learner finished
+    so far is saved and the same command resumes; the CLI exits 2 with the message."""
+
+
+@dataclass
+class Plan:
+    exercises: object          # grade.Exercises: the assignment, scoring and points
+    learners: list[Learner]
+    todo: list[Learner]        # not saved yet (or saved with a grader failure), or --force
+    batch: Batch
+    limits: Limits
+    isolation: str
+    out: Path
+
+
+def isolation_named(choice: str) -> tuple[str, str | None]:
+    """(mode, warning) for a batch whose walls another machine builds (a cluster's workers
+    probe them there): the name is checked here, the walls are not."""
+    if choice not in ISOLATIONS:
+        raise ValueError(f"--isolation must be one of {', '.join(ISOLATIONS)}, got {choice!r}")
+    return choice, PYTHON_WARNING if choice == "python" else None
+
+
+def lessons_in(learners: list[Learner]) -> list[str]:
+    """The lessons of every notebook in the batch (an unreadable one's from its name or
+    legible text): the default assignment."""
+    return sorted({r.lesson for x in learners for r in map(read_notebook, x.notebooks) if r.lesson})
+
+
+def plan_batch(paths: list[Path], out: Path, exercises, submission_type, limits: Limits, force: bool,
+               isolation: str) -> Plan:
+    out.mkdir(parents=True, exist_ok=True)
+    collected = collect(paths)
+    learners = collected.learners
+    if not exercises.assignment:
+        exercises.assignment = lessons_in(learners)
+    batch = Batch(out, exercises, submission_type, collected.skipped)
+    todo = [x for x in learners if force or _needs_grading(batch.saved(x))]
+    return Plan(exercises, learners, todo, batch, limits, isolation, out)
+
+
+def _needs_grading(saved) -> bool:
+    """Not saved yet, or saved with a grader failure (retried on every rerun)."""
+    return saved is None or saved.internal
+
+
+def run(plan: Plan, pool, report) -> list:
+    """Each result saved as it arrives, whoever graded it; the shared files rebuilt after it,
+    unless the last rebuild was so recent that rebuilding would take more than 1 / REBUILD_SHARE
+    of the time (a rebuild reads and writes every saved learner: a large class's would
+    otherwise cost the square of its size)."""
+    arriving, last = None, (float("-inf"), 0.0)  # (when the last rebuild ended, what it took)
+    try:
+        plan.batch.sandbox = pool.describe()
+        arriving = pool.results(plan.todo)
+        for sub, where in arriving:
+            due = time.monotonic() - last[0] >= REBUILD_SHARE * last[1]
+            plan.batch.save(sub, plan.learners, rebuild=False)
+            if due:
+                start = time.monotonic()
+                plan.batch.rebuild(plan.learners)
+                last = (time.monotonic(), time.monotonic() - start)
+            report(sub, plan.exercises)
+            if hasattr(report, "ran_on"):
+                report.ran_on(where)
+    except BatchStopped as exc:
+        saved = len(plan.batch.rebuild(plan.learners))
+        raise BatchStopped(f"{exc}: {saved} of {len(plan.learners)} learners are graded and saved in "
+                           f"{plan.out}; run the same command again to grade the rest (finished "
+                           "learners are kept)") from None
+    finally:  # on an error (an output file made unwritable mid-run), do not grade the rest
+        if arriving is not None:
+            arriving.close()
+        pool.close()
+    if hasattr(report, "end"):
+        report.end()
+    return plan.batch.rebuild(plan.learners)
+
+
+class LocalPool:
+    """Learners graded on this machine, ``jobs`` at a time, in one workspace."""
+
+    def __init__(self, plan: Plan, jobs: int, grade_one):
+        self.jobs, self.exercises, self.grade_one = max(1, jobs), plan.exercises, grade_one
+        self.workspace = Workspace(plan.limits, plan.isolation, slots=self.jobs)
+
+    def describe(self) -> dict:
+        return self.workspace.describe()
+
+    def results(self, todo: list[Learner]):
+        pool = ThreadPoolExecutor(max_workers=self.jobs)
+        try:
+            futures = [pool.submit(self.grade_one, x, self.exercises, self.workspace) for x in todo]
+            for future in as_completed(futures):
+                yield future.result(), None
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+    def close(self) -> None:
+        self.workspace.close()
