@@ -123,7 +123,9 @@ def test_the_instructor_killed_and_rerun_resumes(tmp_path, dask):
     command = GRADE + [str(klass), "--out", str(out), "--scheduler", dask[0], "--isolation", MODE]
     proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and not list(out.glob(".state/*.json")):
+    # the gradebook, not a learner's state: a learner's state is saved before the gradebook is
+    # rebuilt from it, and a kill between the two leaves no gradebook yet (written by rename)
+    while time.monotonic() < deadline and not (out / "gradebook.csv").exists():
         time.sleep(0.05)
     os.killpg(proc.pid, signal.SIGKILL)  # the instructor's process, with learners in flight
     proc.wait()
