@@ -8,8 +8,6 @@ import re
 import stat
 from dataclasses import dataclass, field
 
-import nbformat
-
 from .cell_code import CellError, is_get_ipython, layout, statements
 
 BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
@@ -20,6 +18,29 @@ _DEF = re.compile(r"^def\s+([A-Za-z_]\w*)\s*\(", re.M)
 
 class NotebookError(ValueError):
     """The file is not a notebook the grader can read; the message says why."""
+
+
+class Node(dict):
+    """A JSON object of the notebook with attribute access (``nb.cells``, ``cell.source``), as
+    nbformat's NotebookNode has. The reader does not import nbformat for a format-4 notebook:
+    nbformat's validator loads jsonschema, whose IRI format checker (rfc3987-syntax) builds its
+    grammars on import, about a second of CPU (python-jsonschema issue 1428) that every grading
+    run and the student edition's first lesson cell using an exercise would pay."""
+
+    def __getattr__(self, name):
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    def __setattr__(self, name, value):
+        self[name] = value
+
+    def __delattr__(self, name):
+        try:
+            del self[name]
+        except KeyError:
+            raise AttributeError(name) from None
 
 
 # A learner's notebook is a stranger's file: bounded in size, and every part the
@@ -47,11 +68,11 @@ def read_bytes(path, limit: int = MAX_NOTEBOOK_BYTES) -> bytes:
     return data
 
 
-def read(path) -> nbformat.NotebookNode:
+def read(path) -> Node:
     return read_data(read_bytes(path))
 
 
-def read_data(data: bytes) -> nbformat.NotebookNode:
+def read_data(data: bytes) -> Node:
     """The notebook in ``data`` (a file's bytes, read elsewhere), checked as ``read`` checks a file."""
     if len(data) > MAX_NOTEBOOK_BYTES:
         raise NotebookError(f"the file is larger than {MAX_NOTEBOOK_BYTES // 2**20} MB")
@@ -63,10 +84,7 @@ def read_data(data: bytes) -> nbformat.NotebookNode:
         raise NotebookError(f"notebook format {_short(major)} is too old to read: open it in a current "
                             "Jupyter, save it, and submit it again")
     try:
-        if major == 3:  # converted losslessly by nbformat
-            nb = nbformat.reads(json.dumps(raw), as_version=4)
-        else:
-            nb = nbformat.from_dict(raw)
+        nb = _from_format_3(raw) if major == 3 else raw
     except RecursionError:
         raise NotebookError("the notebook is nested too deeply to read") from None
     except Exception as exc:
@@ -77,9 +95,17 @@ def read_data(data: bytes) -> nbformat.NotebookNode:
     return nb
 
 
+def _from_format_3(raw: dict) -> Node:
+    """A format-3 notebook (rare: Jupyter has written format 4 since 2015), converted losslessly
+    by nbformat, imported only here."""
+    import nbformat
+
+    return json.loads(json.dumps(nbformat.reads(json.dumps(raw), as_version=4)), object_hook=Node)
+
+
 def _parse(data: bytes):
     try:
-        return json.loads(data.decode("utf-8"))
+        return json.loads(data.decode("utf-8"), object_hook=Node)
     except UnicodeDecodeError:
         raise NotebookError("the file is not UTF-8 text; is it really a .ipynb notebook?") from None
     except json.JSONDecodeError as exc:

@@ -26,7 +26,8 @@ def make_notebook(tmp_path):
 # group goes to whichever worker is free; the tests of a group share one worker, so a module-scoped
 # fixture that costs tens of seconds (a JupyterLab server, a graded class, a built release) is
 # built once, not once per worker. test_hostile's class is graded twice (one isolation mode per
-# fixture parameter): each is a group of its own, so the two run side by side.
+# fixture parameter): each is a group of its own, so the two run side by side; so do the browser
+# tests of the course's JupyterLab and those of the release's.
 SHARED_FIXTURE_GROUPS = {
     "test_browser.py": "browser", "test_diagnosis.py": "diagnosis", "test_lesson08.py": "lesson08",
     "test_release.py": "release", "test_student_edition.py": "release", "test_sampling.py": "sampling",
@@ -36,6 +37,8 @@ SHARED_FIXTURE_GROUPS = {
 
 def xdist_group_of(item) -> str | None:
     name = item.path.name
+    if name == "test_browser.py" and "release_lab" in getattr(item, "fixturenames", ()):
+        return "browser-release"  # a JupyterLab of its own (the release's): beside the course's one
     if name == "test_hostile.py":
         mode = getattr(item, "callspec", None) and item.callspec.params.get("graded_class")
         return f"hostile-{mode}" if mode else None

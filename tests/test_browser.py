@@ -20,7 +20,8 @@ python3 kernel are found), then
   cell waits for; lesson 08's stored widget outputs show as text, never as a
   disconnected widget; the first `check(embed)` there (time printed); a lesson
   cell that fails on the learner's buggy `embed` shows its own line, the assert's
-  message and the `check(embed)` to run.
+  message and the `check(embed)` to run (its screenshots in SCREENSHOTS/release;
+  the release's tests may run on the other pytest worker, beside the course's).
 
 Needs Playwright for Python and a Chromium (Debian: `apt-get install chromium`;
 another binary: GPT2_BROWSER_CHROMIUM=/path); without them the tests are
@@ -52,6 +53,7 @@ LESSONS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 EXERCISE = ROOT / "exercises" / "01_embeddings_exercises.ipynb"
 SCRATCH = ROOT / ".browser-tmp"          # served copies of exercise notebooks; removed afterwards
 SCREENSHOTS = Path("/tmp/gpt2-browser-screenshots")
+RELEASE_SHOTS = SCREENSHOTS / "release"  # the student release's
 JUPYTER_LAB = Path(sys.executable).parent / "jupyter-lab"
 CHROMIUM_CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome")
 
@@ -182,6 +184,8 @@ def _serve(command: list[str], cwd: Path, env: dict, home: Path, port: int, toke
 def lab(tmp_path_factory):
     home = tmp_path_factory.mktemp("jupyter")
     env = _isolated_env(home)
+    for old in SCREENSHOTS.glob("*.png"):  # this run's course screenshots replace the last run's
+        old.unlink()
     port, token = _free_port(), secrets.token_hex(24)
     args = [str(JUPYTER_LAB), *_server_args(home, port, token), f"--ServerApp.root_dir={ROOT}"]
     if os.getuid() == 0:
@@ -195,8 +199,7 @@ def lab(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser():
-    shutil.rmtree(SCREENSHOTS, ignore_errors=True)
-    SCREENSHOTS.mkdir(parents=True)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as p:
         try:
             b = p.chromium.launch(executable_path=CHROMIUM, headless=True,
@@ -329,7 +332,8 @@ def full_screenshot(page, path: Path):
 # --------------------------------------------------------------------------- lessons
 
 def run_all_cells(page, relpath: str, screenshot: Path) -> dict:
-    """Clear the outputs, run every cell, wait for the kernel; a full screenshot either way."""
+    """Clear the outputs, run every cell, wait for the kernel; a full screenshot if that fails
+    (a test that passes takes its own, once its widgets are drawn)."""
     page.evaluate("() => window.jupyterapp.commands.execute('notebook:clear-all-cell-outputs')")
     page.wait_for_function(f"() => {CURRENT}.content.node.querySelectorAll('.jp-OutputArea-output').length === 0")
     page.evaluate("""() => {
@@ -342,8 +346,9 @@ def run_all_cells(page, relpath: str, screenshot: Path) -> dict:
         page.wait_for_function(
             f"() => window.__gpt2RunAll !== null && ({JS_KERNEL_IDLE})() && ({JS_NO_BUSY_PROMPT})()",
             timeout=LESSON_RUN_MS, polling=250)
-    finally:
+    except BaseException:
         full_screenshot(page, screenshot)
+        raise
     assert_no_dialog(page, relpath)
     return page.evaluate("() => window.__gpt2RunAll")
 
@@ -565,6 +570,9 @@ def release_lab(tmp_path_factory, release):
     """The release opened the way its README says, through its open_course.py: the command line is
     the launcher's (--allow-root only as root: JupyterLab refuses root without it) and the only
     JupyterLab settings are those the launcher installs (not the course's, which make puts in the venv)."""
+    # its own folder: these tests may run on the other pytest worker, beside the course's
+    shutil.rmtree(RELEASE_SHOTS, ignore_errors=True)
+    RELEASE_SHOTS.mkdir(parents=True)
     home = tmp_path_factory.mktemp("jupyter-release")
     env = {**_isolated_env(home), "PYTHONPATH": str(release)}   # as `pip install -e .` there would
     launcher = _launcher(release)
@@ -597,7 +605,7 @@ def stored_lines(page) -> dict[int, str]:
 def test_release_lesson_07_names_the_exercise_each_cell_waits_for(release_page, release_lab):
     page, relpath = release_page, "notebooks/07_position_embeddings.ipynb"
     open_notebook(page, release_lab, relpath)
-    run_all_cells(page, relpath, SCREENSHOTS / "release_07_position_embeddings.png")
+    run_all_cells(page, relpath, RELEASE_SHOTS / "07_position_embeddings.png")
     errors = errors_shown(page)
     assert not errors, f"release {relpath}: cells show errors:\n" + "\n".join(errors)
     # the first cell that calls an exercise (and no other) waits for that one: lesson 07's
@@ -610,12 +618,13 @@ def test_release_lesson_07_names_the_exercise_each_cell_waits_for(release_page, 
             checked += 1
         seen |= called
     assert checked >= 2, lines
+    full_screenshot(page, RELEASE_SHOTS / "07_position_embeddings.png")
 
 
 def test_release_lesson_08_stored_widgets_are_text(release_page, release_lab):
     page, relpath = release_page, "notebooks/08_training_sampling.ipynb"
     open_notebook(page, release_lab, relpath)
-    run_all_cells(page, relpath, SCREENSHOTS / "release_08_training_sampling.png")
+    run_all_cells(page, relpath, RELEASE_SHOTS / "08_training_sampling.png")
     errors = errors_shown(page)   # a stored widget view would show disconnected (broken-link marks)
     assert not errors, f"release {relpath}: cells show errors:\n" + "\n".join(errors)
     saved, lines = saved_outputs(release_lab["bundle"] / relpath), stored_lines(page)
@@ -628,7 +637,7 @@ def test_release_lesson_08_stored_widgets_are_text(release_page, release_lab):
         text = cell.locator(".jp-OutputArea").inner_text()
         assert "100%|" in text or "interactive widget" in text, f"cell {i}: {text[:300]}"
         cell.scroll_into_view_if_needed()
-        cell.screenshot(path=str(SCREENSHOTS / f"release_08_stored_widget_cell_{i}.png"))
+        cell.screenshot(path=str(RELEASE_SHOTS / f"08_stored_widget_cell_{i}.png"))
 
 
 def test_release_first_check(release_page, release_lab):
@@ -657,7 +666,7 @@ def test_release_failing_lesson_cell_shows_its_line_and_the_check_to_run(release
     (bundle / "notebooks" / "probe.ipynb").write_text(json.dumps(probe))
     page, relpath = release_page, "notebooks/probe.ipynb"
     open_notebook(page, release_lab, relpath)
-    run_all_cells(page, relpath, SCREENSHOTS / "release_failing_lesson_cell.png")
+    run_all_cells(page, relpath, RELEASE_SHOTS / "failing_lesson_cell.png")
     try:
         shown = page.wait_for_function(cell_node_js(
             "const texts = Array.from(node.querySelectorAll('.jp-OutputArea-output')).map(e => e.textContent);"

@@ -357,3 +357,47 @@ def test_a_40000_line_cell_is_read_smoke():
             "print(len(cells[0].defines))\n")
     proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert proc.stdout.strip() == "13333", proc.stderr
+
+
+# --------------------------------------------------------------------------- the reader's own form
+FORMAT_3 = {  # as IPython 2 wrote a notebook: worksheets, "input" and "language", prompt numbers
+    "metadata": {"name": "", "gpt2course": {"lesson": "01_embeddings"}}, "nbformat": 3, "nbformat_minor": 0,
+    "worksheets": [{"cells": [
+        {"cell_type": "markdown", "metadata": {}, "source": ["# old"]},
+        {"cell_type": "code", "collapsed": False, "input": ["def embed(wte, wpe, idx):\n", "    return wte[idx]"],
+         "language": "python", "metadata": {"tags": ["exercise"]}, "outputs": [], "prompt_number": 1},
+    ], "metadata": {}}],
+}
+
+
+def test_a_format_3_notebook_is_converted_and_read():
+    nb = nbk.read_data(json.dumps(FORMAT_3).encode())
+    assert nb.nbformat == 4 and nbk.lesson_of(nb) == "01_embeddings"
+    assert [c.cell_type for c in nb.cells] == ["markdown", "code"] and nbk.tags(nb.cells[1]) == ["exercise"]
+    [cell] = nbk.graded_cells(nb)
+    assert cell.defines == ["embed"] and "return wte[idx]" in cell.source
+
+
+def test_reading_a_notebook_does_not_import_nbformat(tmp_path):
+    """nbformat's import costs about a second (its validator's jsonschema IRI checker): not in
+    every grading run, nor in the student edition's first lesson cell that uses an exercise."""
+    path = ROOT / "solutions" / "01_embeddings_exercises.ipynb"
+    code = ("import sys; from grader import notebook as nbk; from grader.batch import grade\n"
+            f"nb = nbk.read({str(path)!r}); assert nbk.graded_cells(nb)\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('nbformat', 'jsonschema')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert out.stdout.strip() == "[]", out.stdout
+
+
+def test_what_the_reader_returns_is_what_nbformat_reads_and_writes(tmp_path):
+    path = ROOT / "solutions" / "01_embeddings_exercises.ipynb"
+    ours, theirs = nbk.read(path), nbformat.read(path, as_version=4)
+    assert ours == json.loads(path.read_text())            # the file's JSON, source lines as stored
+    assert [nbk.cell_source(c) for c in ours.cells] == [c.source for c in theirs.cells]
+    ours.cells[3].source = "x = 1\n"          # edited the way the release and the tests edit a cell
+    del ours.metadata.gpt2course
+    nbformat.write(ours, tmp_path / "ours.ipynb")
+    again = nbformat.read(tmp_path / "ours.ipynb", as_version=4)
+    assert again.cells[3].source == "x = 1\n" and "gpt2course" not in again.metadata
+    with pytest.raises(AttributeError):
+        ours.no_such_key
