@@ -2,6 +2,8 @@
 the reference's answers, and what the student edition (public cases only) can see."""
 import dataclasses
 import re
+import subprocess
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -326,3 +328,12 @@ def test_an_answer_off_by_ten_times_the_tolerance_fails(exercise):
     else:
         off = [_off(a, 10 * tol, c) for a, c, tol in zip(answers, cases, tols)]
         assert judge(quiet, cases, off, expected).passed < len(cases) // 2
+
+
+def test_every_lesson_registers_without_importing_torch():
+    """The instructor's process loads every lesson's definitions to lay out the gradebook; torch
+    (about a second of CPU per grading run) is imported only when a torch reference runs."""
+    code = ("import sys\nfrom grader.judging import registry\nassert len(registry.load_all()) >= 19\n"
+            "print(sorted(m for m in ('torch', 'nbformat') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert out.stdout.strip() == "[]", out.stdout

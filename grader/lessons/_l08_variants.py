@@ -16,10 +16,18 @@ from __future__ import annotations
 import numpy as np
 
 from gpt2course import data as course_data
-from gpt2course import sampling as course_sampling
+
+
+def _course_sampling():
+    """gpt2course.sampling, imported when a lesson 08 reference first runs: it imports torch
+    (about a second), which a grading run without lesson 08 never needs."""
+    from gpt2course import sampling
+
+    return sampling
 
 
 # ------------------------------------------------------------------ cross_entropy
+
 def check_loss_inputs(logits, targets, negative_ok=False) -> None:
     """The two errors the exercise asks for, with the numbers in the message (negative_ok: ids
     below 0 let through, to be read from the end of the row)."""
@@ -91,7 +99,7 @@ def _top_k(z, k):
     """Exactly k candidates per row (k < 1: none), as sampling.top_k_numpy keeps them."""
     if k < 1:
         return np.full_like(z, -np.inf)
-    return course_sampling.top_k_numpy(z, k)
+    return _course_sampling().top_k_numpy(z, k)
 
 
 def _tied_top_k(z, k):
@@ -141,7 +149,7 @@ def sample_next(logits, temperature, top_k, rng, *, k_extra=0, at_most=False, ti
 
 
 def sample_next_reference(logits, temperature, top_k, rng):
-    return course_sampling.sample_next(logits, temperature, top_k, rng)
+    return _course_sampling().sample_next(logits, temperature, top_k, rng)
 
 
 # ------------------------------------------------------------------ the cases' generators
