@@ -28,23 +28,19 @@ LOCK_REST  := awk '/^[^ \#-]/ {t = /^torch==/} !t'
 # The lock goes in with uv where uv can be had (seconds; pip takes minutes for the same hashes),
 # else with pip: uv is the pinned UV_VERSION in its own venv, .venv-lock, which `make lock` uses too.
 # uv reads no pip.conf: torch's CPU wheel comes from TORCH_WHEELS (this machine's folder or PyTorch's index).
+UV_INSTALL  = $(UV) pip install --quiet --python $(BIN)/python --require-hashes --no-deps -r
+PIP_INSTALL = $(BIN)/python -m pip install --quiet --require-hashes --no-deps -r
 $(STAMP): pyproject.toml $(LOCK)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(LOCK_REST) $(LOCK) > $(VENV)/lock-rest.txt
-	$(LOCK_TORCH) $(LOCK) > $(VENV)/lock-torch.txt
 	@$(MAKE) --no-print-directory $(UV) >/dev/null 2>&1 || echo "note: uv could not be installed: installing with pip (minutes)"
+	if test -x $(UV); then $(UV_INSTALL) $(VENV)/lock-rest.txt; else $(PIP_INSTALL) $(VENV)/lock-rest.txt; fi
 ifeq ($(TORCH_SPEC),)
-	if test -x $(UV); then \
-	  $(UV) pip install --quiet --python $(BIN)/python --require-hashes --no-deps -r $(VENV)/lock-rest.txt && \
-	  $(UV) pip install --quiet --python $(BIN)/python --require-hashes --no-deps -r $(VENV)/lock-torch.txt $(TORCH_WHEELS); \
-	else \
-	  $(BIN)/python -m pip install --quiet --require-hashes --no-deps -r $(VENV)/lock-rest.txt && \
-	  { $(BIN)/python -m pip install --quiet --require-hashes --no-deps -r $(VENV)/lock-torch.txt 2>/dev/null || \
-	    $(BIN)/python -m pip install --quiet --require-hashes --no-deps -r $(VENV)/lock-torch.txt \
-	      --extra-index-url $(TORCH_CPU_INDEX); }; \
-	fi
+	$(LOCK_TORCH) $(LOCK) > $(VENV)/lock-torch.txt
+	if test -x $(UV); then $(UV_INSTALL) $(VENV)/lock-torch.txt $(TORCH_WHEELS); else \
+	  $(PIP_INSTALL) $(VENV)/lock-torch.txt 2>/dev/null || \
+	  $(PIP_INSTALL) $(VENV)/lock-torch.txt --extra-index-url $(TORCH_CPU_INDEX); fi
 else
-	$(BIN)/python -m pip install --quiet --require-hashes --no-deps -r $(VENV)/lock-rest.txt
 	$(BIN)/python -m pip install --quiet "$(TORCH_SPEC)" $(if $(TORCH_INDEX),--index-url $(TORCH_INDEX),)
 endif
 	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e . 2>/dev/null || \

@@ -114,6 +114,10 @@ def test_make_installs_the_lock_with_hashes_then_the_course_without_deps():
     out = dry_run(".venv/.installed")
     assert "--require-hashes --no-deps -r .venv/lock-rest.txt" in out
     assert "--require-hashes --no-deps -r .venv/lock-torch.txt" in out
+    # uv where it can be had, pip otherwise: every install of a lock, either way, checks its hashes
+    installs = [line for line in out.splitlines() if "-r .venv/lock-" in line]
+    assert any("uv pip install" in line for line in installs) and any("-m pip install" in line for line in installs)
+    assert all(line.count("--require-hashes") == line.count("-r .venv/lock-") for line in installs), installs
     assert "--no-deps" in next(line for line in out.splitlines() if "-e ." in line)
     assert "pip check" in out
     assert not re.search(r"pip install[^\n]* torch(==| |$)", out, re.M)  # no torch outside the lock
