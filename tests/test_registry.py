@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from grader.judging import registry
-from grader.judging.registry import _arrays  # the walk Case.tolerance uses
+from grader.judging.registry import arrays_in  # the walk Case.tolerance uses
 from grader.judging.judge import Broken, NotAttempted, Raised, call_answer, case_mismatch, judge, reference_answers
 from grader.judging.sampling_judge import scalar_judge
 from hidden_configurations import HIDDEN
@@ -48,7 +48,7 @@ SOLUTIONS = _solution_lines()
 
 
 def _dtypes(cases) -> set:
-    return {a.dtype for c in cases for a in _arrays(c.args) if a.dtype.kind == "f"}
+    return {a.dtype for c in cases for a in arrays_in(c.args) if a.dtype.kind == "f"}
 
 
 def _public(ex):
@@ -306,7 +306,7 @@ STATED_TOLERANCE = {"f8": 1e-8, "f4": 1e-4}   # what the exercises promise: rela
 
 
 def _stated_tolerance(case) -> float:
-    floats = {a.dtype.str[1:] for a in _arrays(case.args) if a.dtype.kind == "f"}
+    floats = {a.dtype.str[1:] for a in arrays_in(case.args) if a.dtype.kind == "f"}
     return STATED_TOLERANCE["f4"] if "f4" in floats else STATED_TOLERANCE["f8"]
 
 

@@ -25,19 +25,13 @@ sys.path.insert(0, str(ROOT / "scripts"))
 from nbbuild import code, notebook  # noqa: E402
 
 from grader.batch.isolation import namespaces_problem  # noqa: E402
+from test_hostile import GOOD_EMBED, GOOD_ONE_HOT  # noqa: E402  (a correct classmate's answers)
 
 WALLS = pytest.mark.skipif(namespaces_problem() is not None,
                            reason=f"namespaces unavailable here: {namespaces_problem()}")
 SITE = next(p for p in sys.path if p.endswith("site-packages"))
 SOLUTION = ROOT / "solutions" / "01_embeddings_exercises.ipynb"
 
-GOOD_EMBED = '''def embed(wte, wpe, idx):
-    T = idx.shape[-1]
-    if T > wpe.shape[0]:
-        raise ValueError(f"sequence length {T} exceeds the block size {wpe.shape[0]}")
-    return wte[idx] + wpe[:T]'''
-GOOD_ONE_HOT = '''def one_hot_embed(wte, idx):
-    return np.eye(wte.shape[0], dtype=wte.dtype)[idx] @ wte'''
 # The hook's refusals go through a closure function named `refuse`: make it do nothing.
 UNHOOK = '''import gc
 def unhook():

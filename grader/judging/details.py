@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .registry import arrays_in
 from .wire import is_plain_array
 
 MAX_VALUES = 8       # an input of at most this many numbers is shown whole
@@ -22,21 +23,10 @@ def array_inputs(args: dict) -> tuple[tuple[str, np.dtype], ...]:
     """(argument name, dtype) of every array among the arguments (a dict's arrays by its name)."""
     found = []
     for name, value in args.items():
-        for a in _arrays(value):
+        for a in arrays_in(value):
             if (name, a.dtype) not in found:
                 found.append((name, a.dtype))
     return tuple(found)
-
-
-def _arrays(value):
-    if isinstance(value, np.ndarray):
-        yield value
-    elif isinstance(value, dict):
-        for v in value.values():
-            yield from _arrays(v)
-    elif isinstance(value, (list, tuple)):
-        for v in value:
-            yield from _arrays(v)
 
 
 def inputs_brief(args: dict) -> str:

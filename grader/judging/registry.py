@@ -26,19 +26,20 @@ class Case:
     about: str = ""  # what the case probes, safe to show ("a sequence past the block size")
 
     def tolerance(self, base: float) -> float:
-        dtypes = {v.dtype for v in _arrays(self.args)}
+        dtypes = {v.dtype for v in arrays_in(self.args)}
         return max(base, FLOAT32_TOL) if np.dtype(np.float32) in dtypes else base
 
 
-def _arrays(value):
+def arrays_in(value):
+    """Every array inside a case's value (nested in dicts, lists and tuples)."""
     if isinstance(value, np.ndarray):
         yield value
     elif isinstance(value, dict):
         for v in value.values():
-            yield from _arrays(v)
+            yield from arrays_in(v)
     elif isinstance(value, (list, tuple)):
         for v in value:
-            yield from _arrays(v)
+            yield from arrays_in(v)
 
 
 @dataclass(frozen=True)
