@@ -18,7 +18,7 @@ from grader.judging import registry
 from grader.checking.check import evaluate
 from grader.judging.judge import call_answer, judge, mistake_answers_for, reference_answers
 from grader.lessons import l07_positions as lesson
-from grader.judging.registry import _arrays
+from grader.judging.registry import arrays_in
 from gpt2course import GPT2_SMALL, TINY
 from hub_fixtures import gpt2_small_cache, hub_cache, hub_config, hub_tensors, run_lesson, write_safetensors
 
@@ -62,7 +62,7 @@ def test_default_flags_are_the_course_functions_bit_for_bit(name):
 @pytest.mark.parametrize("name", NAMES[1:])
 def test_public_cases_hold_both_dtypes_and_the_shape_rule(name):
     public = registry.get(name).cases(hidden=False)
-    assert {a.dtype for c in public for a in _arrays(c.args)} >= {np.dtype(np.float32), np.dtype(np.float64)}
+    assert {a.dtype for c in public for a in arrays_in(c.args)} >= {np.dtype(np.float32), np.dtype(np.float64)}
     assert any(c.raises == "ValueError" and c.args["wpe"].ndim != 2 for c in public)
 
 
