@@ -73,7 +73,7 @@ chromium:
 	    { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q chromium >/dev/null 2>&1; }; }; } || \
 	  echo "note: chromium is not installed: the browser tests (tests/test_browser.py) are skipped"
 
-# Everything, on both cores: pytest over tests/ split between two workers (pytest-xdist; a
+# Everything, on both cores: pytest over tests/ split between PYTEST_WORKERS workers (pytest-xdist; a
 # module whose tests share an expensive fixture stays on one worker: xdist_group marks), beside
 # nbval over the three notebook folders and nbval over the lessons and solutions once more under
 # a second BLAS configuration. --output-sync keeps each run's output together.
@@ -81,9 +81,11 @@ test: $(STAMP) bwrap chromium
 	$(BIN)/python -m grader stubs --check
 	@$(MAKE) --no-print-directory -j3 --output-sync=target test-pytest test-nbval test-nbval-blas
 
-# One thread per worker: two workers fill the two cores, and torch's OpenMP threads waiting for
-# a core the other worker holds made the training tests tens of times slower.
-PYTEST_WORKERS ?= 2
+# One thread per worker: torch's OpenMP threads waiting for a core another worker holds made the
+# training tests tens of times slower. Four workers on two cores: the tests wait about as long
+# as they compute (kernels and JupyterLab starting, the browser drawing, graders' subprocesses,
+# time limits that must run out), and two workers left the cores idle about half the time.
+PYTEST_WORKERS ?= 4
 test-pytest: $(STAMP)
 	OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 \
 	  $(BIN)/python -m pytest tests -n $(PYTEST_WORKERS) --dist loadgroup

@@ -22,7 +22,7 @@ def make_notebook(tmp_path):
     return make
 
 
-# `make test` runs tests/ on two pytest-xdist workers with --dist loadgroup: a test without a
+# `make test` runs tests/ on four pytest-xdist workers (PYTEST_WORKERS) with --dist loadgroup: a test without a
 # group goes to whichever worker is free; the tests of a group share one worker, so a module-scoped
 # fixture that costs tens of seconds (a JupyterLab server, a graded class, a built release) is
 # built once, not once per worker. test_hostile's class is graded twice (one isolation mode per
@@ -30,7 +30,7 @@ def make_notebook(tmp_path):
 # tests of the course's JupyterLab and those of the release's.
 SHARED_FIXTURE_GROUPS = {
     "test_browser.py": "browser", "test_diagnosis.py": "diagnosis", "test_lesson08.py": "lesson08",
-    "test_release.py": "release", "test_student_edition.py": "release", "test_sampling.py": "sampling",
+    "test_release.py": "release", "test_sampling.py": "sampling",
     "test_tiny_checkpoint.py": "tiny", "test_weights.py": "weights",
 }
 
@@ -39,6 +39,8 @@ def xdist_group_of(item) -> str | None:
     name = item.path.name
     if name == "test_browser.py" and "release_lab" in getattr(item, "fixturenames", ()):
         return "browser-release"  # a JupyterLab of its own (the release's): beside the course's one
+    if name == "test_student_edition.py":  # two minutes of lessons: the stubs' runs beside the solved ones
+        return "edition-stubs" if "stubs" in item.name else "edition-solved"
     if name == "test_hostile.py":
         mode = getattr(item, "callspec", None) and item.callspec.params.get("graded_class")
         return f"hostile-{mode}" if mode else None
@@ -47,7 +49,7 @@ def xdist_group_of(item) -> str | None:
 
 # The groups that take minutes start first (xdist hands out work in collection order), so the
 # last minutes are not one worker retraining the tiny model while the other waits.
-FIRST = ("tiny", "hostile-", "browser", "release")
+FIRST = ("tiny", "hostile-", "browser", "edition-", "release")
 
 
 def _start_rank(item) -> int:
