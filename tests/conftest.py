@@ -29,7 +29,8 @@ def make_notebook(tmp_path):
 # fixture parameter): each is a group of its own, so the two run side by side; so do the browser
 # tests of the course's JupyterLab and those of the release's.
 SHARED_FIXTURE_GROUPS = {
-    "test_browser.py": "browser", "test_diagnosis.py": "diagnosis", "test_lesson08.py": "lesson08",
+    "test_agreement.py": "agreement", "test_browser.py": "browser", "test_cluster.py": "cluster",
+    "test_diagnosis.py": "diagnosis", "test_lesson08.py": "lesson08", "test_walls.py": "walls",
     "test_release.py": "release", "test_sampling.py": "sampling",
     "test_tiny_checkpoint.py": "tiny", "test_weights.py": "weights",
 }
