@@ -357,3 +357,18 @@ def test_a_40000_line_cell_is_read_smoke():
             "print(len(cells[0].defines))\n")
     proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert proc.stdout.strip() == "13333", proc.stderr
+
+
+def test_a_format_3_notebook_is_read():
+    """An old Jupyter saves nbformat 3 (worksheets, 'input'): converted, its lesson and definitions read."""
+    import json
+
+    from grader.notebook import graded_cells, lesson_of, read_data
+
+    v3 = {"nbformat": 3, "nbformat_minor": 0, "metadata": {"name": "", "gpt2course": {"lesson": "01_embeddings"}},
+          "worksheets": [{"metadata": {}, "cells": [
+              {"cell_type": "code", "collapsed": False, "input": "def embed(wte, wpe, idx):\n    return wte[idx]",
+               "language": "python", "metadata": {}, "outputs": []}]}]}
+    nb = read_data(json.dumps(v3).encode())
+    assert lesson_of(nb) == "01_embeddings"
+    assert [c.defines for c in graded_cells(nb)] == [["embed"]]
