@@ -307,3 +307,42 @@ def test_an_unreadable_notebook_keeps_its_lesson():
     assert guess_lesson(None, "homework.ipynb", b'{"metadata": {"gpt2course": {"lesson": "05_counting"') == "05_counting"
     assert guess_lesson(None, "alice/07_positions_exercises.ipynb", b"") == "07_positions"
     assert guess_lesson(None, "notes.ipynb", b"\x00garbage") is None
+
+
+def test_a_rerun_under_other_scoring_grades_again(tmp_path):
+    """A saved result holds only under the settings it was graded with: the same class graded
+    again all-or-nothing gives the partial answer 0, not the saved partial points."""
+    klass = tmp_path / "class"
+    write_learner(klass / "cat", [embed_doing("T = idx.shape[-1]\nreturn wte[idx] + wpe[:T]"), GOOD_ONE_HOT])
+    out = tmp_path / "out"
+    subprocess.run(GRADE + [str(klass), "--out", str(out)], check=True, capture_output=True)
+    assert 0 < float(rows(out)[0]["embed"]) < 1
+    subprocess.run(GRADE + [str(klass), "--out", str(out), "--scoring", "all-or-nothing"], check=True,
+                   capture_output=True)
+    assert rows(out)[0]["embed"] == "0"
+
+
+def test_a_lesson_whose_notebook_could_not_be_read_is_not_called_missing():
+    """The learner did send lesson 01, unreadable: their letter points at the problem above, and
+    says 'not found' only to a learner who sent nothing for the lesson."""
+    from grader.batch.grade import Exercises, Submission
+    from grader.batch.report import feedback_md
+
+    exercises = Exercises(lessons=["01_embeddings"])
+    unreadable = feedback_md(Submission("ann", problem="01_embeddings.ipynb: the file is not valid JSON"), exercises)
+    assert "**No notebook for lesson `01_embeddings` could be graded** (see above)" in unreadable
+    assert "was found" not in unreadable
+    assert "**No notebook for lesson `01_embeddings` was found** in this submission" in \
+        feedback_md(Submission("bob"), exercises)
+
+
+def test_force_regrades_learners_already_graded(tmp_path):
+    klass = tmp_path / "class"
+    write_learner(klass / "cat", [GOOD_EMBED, GOOD_ONE_HOT])
+    out = tmp_path / "out"
+    subprocess.run(GRADE + [str(klass), "--out", str(out)], check=True, capture_output=True)
+    again = subprocess.run(GRADE + [str(klass), "--out", str(out)], check=True, capture_output=True, text=True)
+    assert "1 of 1 already graded" in again.stderr
+    forced = subprocess.run(GRADE + [str(klass), "--out", str(out), "--force"], check=True, capture_output=True,
+                            text=True)
+    assert "already graded" not in forced.stderr and rows(out)[0]["total"] == "2"

@@ -462,3 +462,20 @@ def test_feedback_md_carries_the_same_words():
     n = _reference("count_gpt2_params")(**_public("count_gpt2_params").args)
     assert f"integer values differ; expected {n}, got {n - 2}" in lines[0]
     assert "Inputs of public example 1: V=50257; T=1024; d=768; L=12" in lines[0]
+
+
+def test_an_input_holding_nan_is_left_as_it_was():
+    """A case may hand a learner NaN (a masked score, a missing value): leaving it alone is not changing it."""
+    from grader.judging.judge import call_answer
+    from grader.judging.outcomes import ChangedInputs
+    from grader.judging.registry import Case
+
+    case = Case({"x": np.array([np.nan, 1.0, -np.inf]), "m": np.array([[np.nan + 1j, 2.0]])})
+    answer = call_answer(lambda x, m: np.nan_to_num(x), case)
+    assert not isinstance(answer, ChangedInputs) and np.array_equal(answer, np.nan_to_num(case.args["x"]))
+
+    def zero_fill(x, m):
+        x[np.isnan(x)] = 0.0
+        return x
+
+    assert call_answer(zero_fill, case) == ChangedInputs(("x",))

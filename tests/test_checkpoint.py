@@ -79,3 +79,34 @@ def test_module_names_add_the_prefix_once():
                      "transformer.h.0.attn.bias": 4}
     with pytest.raises(ValueError, match="'wte.weight' both with and without"):
         checkpoint.module_names({"wte.weight": 1, "transformer.wte.weight": 1})
+
+
+class _RunsCode:
+    """What a hostile .bin may carry: unpickling it calls a function (os.mkdir here; any would do)."""
+
+    def __init__(self, marker: str):
+        self.marker = marker
+
+    def __reduce__(self):
+        import os
+
+        return (os.mkdir, (self.marker,))
+
+
+def test_a_pytorch_file_that_would_run_code_is_refused_unrun(tmp_path):
+    """torch.load with weights_only: a pickle that calls anything is an error before it runs."""
+    marker = tmp_path / "ran"
+    torch.save({"wte.weight": torch.zeros(2, 2), "x": _RunsCode(str(marker))}, tmp_path / "evil.bin")
+    with pytest.raises(ValueError, match="neither a safetensors file nor a PyTorch state dict"):
+        checkpoint.read(tmp_path / "evil.bin")
+    assert not marker.exists()
+
+
+def test_the_config_asked_for_wins_over_the_folder_s(tmp_path):
+    import dataclasses
+
+    write_safetensors(tmp_path / "model.safetensors", hub_tensors(TINY))
+    (tmp_path / "config.json").write_bytes(hub_config(TINY))
+    found = checkpoint.read(tmp_path)
+    asked = dataclasses.replace(TINY, n_head=1 if TINY.n_head != 1 else 2)
+    assert checkpoint.config_of(found) == TINY and checkpoint.config_of(found, asked) == asked

@@ -381,3 +381,61 @@ def test_a_moodle_download_of_one_learner_or_inside_a_top_folder(tmp_path):
     wrapped = {f"Assignment 1-4711/{n}": data for n, data in MOODLE_FOLDERS.items()}
     got = by_name(col.collect([zip_with(tmp_path / "b.zip", wrapped)]))
     assert sorted(got) == ["Jane_Smith_4021", "John_Doe_4077"]
+
+
+def test_ids_differing_only_in_case_both_get_a_suffix(tmp_path):
+    """feedback/Ann and feedback/ann are one folder on a case-insensitive disk: neither keeps the plain id."""
+    learner_folder(tmp_path / "a" / "Ann", "01_embeddings_exercises.ipynb")
+    learner_folder(tmp_path / "b" / "ann", "01_embeddings_exercises.ipynb")
+    one, two = col.collect([tmp_path / "a" / "Ann", tmp_path / "b" / "ann"]).learners
+    assert one.name.startswith("Ann--") and two.name.startswith("ann--"), (one.name, two.name)
+    assert one.name.casefold() != two.name.casefold()
+    assert "2 inputs give the id" in one.problems[0] and "2 inputs give the id" in two.problems[0]
+
+
+def test_invisible_characters_are_dropped_from_an_id():
+    """A zero-width space or a bidi mark cannot make a second 'ann' that looks like the first."""
+    assert col.safe_name("an\u200bn") == "ann"
+    assert col.safe_name("\u202eann\u2066") == "ann"
+
+
+def test_a_plain_id_never_holds_the_suffix_marker():
+    """Only a clash adds '--': a learner naming their folder 'kim--<hash>' cannot take the
+    id another learner named kim gets."""
+    assert "--" not in col.safe_name("kim--0123456789")
+    assert col.safe_name("a---b") == "a-b"
+
+
+def test_two_canvas_learners_of_one_name_stay_apart(tmp_path):
+    """Learners are grouped by the platform's user id: two Jane Smiths are two rows, each with her own files."""
+    members = {"smithjane_4021_880011_01_embeddings_exercises.ipynb": NB1,
+               "smithjane_5133_880012_01_embeddings_exercises.ipynb": WRONG}
+    got = by_name(col.collect([zip_with(tmp_path / "submissions.zip", members)]))
+    assert sorted(got) == ["smithjane_4021", "smithjane_5133"]
+    assert notebooks(got["smithjane_5133"]) == ["smithjane_5133_880012_01_embeddings_exercises.ipynb"]
+
+
+def test_the_same_input_given_twice_is_one_learner(tmp_path):
+    """A shell glob and a typed path naming one folder: one row under its plain id, not two with suffixes."""
+    ann = learner_folder(tmp_path / "ann", "01_embeddings_exercises.ipynb")
+    got = col.collect([ann, tmp_path / "." / "ann"]).learners
+    assert [x.name for x in got] == ["ann"] and got[0].problems == []
+
+
+def test_a_zip_inside_three_zips_is_not_opened(tmp_path):
+    """MAX_ZIP_DEPTH = 3: class.zip/kim.zip/b.zip is read (kim's upload holds a zip), the zip
+    inside b.zip is refused unread."""
+    inner = zip_bytes({"02_attention_exercises.ipynb": NB2})
+    b = zip_bytes({"01_embeddings_exercises.ipynb": NB1, "c.zip": inner})
+    (x,) = col.collect([zip_with(tmp_path / "class.zip", {"kim.zip": zip_bytes({"b.zip": b})})]).learners
+    assert x.name == "kim" and notebooks(x) == ["b.zip/01_embeddings_exercises.ipynb"]
+    assert x.problems == ["b.zip/c.zip: a zip inside 3 zips is not opened"]
+
+
+def test_hidden_files_are_not_graded_even_when_named_like_notebooks(tmp_path):
+    """macOS zips carry '._name.ipynb' (its resource fork) beside each notebook: listed as hidden, never graded."""
+    (x,) = col.collect([zip_with(tmp_path / "kim.zip", {"01_embeddings_exercises.ipynb": NB1,
+                                                        "._01_embeddings_exercises.ipynb": b"\x00\x05\x16\x07"})]).learners
+    assert notebooks(x) == ["01_embeddings_exercises.ipynb"] and x.problems == []
+    assert (str(tmp_path / "kim.zip" / "._01_embeddings_exercises.ipynb"), "hidden (its name starts with '.')") in \
+        [(s.path, s.reason) for s in x.skipped]

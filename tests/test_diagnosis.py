@@ -613,3 +613,19 @@ def test_batch_grader_agrees_with_check(batch_report, name, exercise, source, na
         assert there["mistakes"] == names
     else:
         assert "changed its input `x` in place" in there["message"]
+
+
+def test_a_dtype_mistake_catalogued_twice_is_not_named_beside_another():
+    """The exact GELU in float64 is two mistakes, the GELU and the upcast; with the upcast catalogued
+    under two names, the GELU is still named but neither upcast is (the cases cannot tell which)."""
+    base = registry.get("mlp")
+    upcast = next(m for m in base.mistakes if m.name == "float32 input upcast to float64")
+    twice = dataclasses.replace(base, mistakes=base.mistakes + [dataclasses.replace(upcast, name="upcast again")])
+    fn = learner("mlp", SECOND_GAPS[2][2])
+    cases = twice.cases()
+    answers = [call_answer(fn, c) for c in cases]
+    expected = reference_answers(twice, cases)
+    assert judge(base, cases, answers, expected, mistake_answers_for(base, cases)).mistakes == SECOND_GAPS[2][3]
+    verdict = judge(twice, cases, answers, expected, mistake_answers_for(twice, cases))
+    assert verdict.status == "failed" and verdict.mistakes == ["exact GELU instead of the tanh approximation"], \
+        verdict.message

@@ -133,3 +133,14 @@ def test_non_finite_losses_are_alike_and_a_finite_one_is_judged_by_value():
     assert scalar_judge(np.float64(np.inf), LOSS_CASE, np.float64(np.nan), 1e-8) is None
     assert scalar_judge(np.float64(np.nan), LOSS_CASE, np.float64(1.5), 1e-8) is not None
     assert scalar_judge(np.float64(1.5), LOSS_CASE, np.float64(1.5), 1e-8) is None
+
+
+def test_an_id_equal_to_the_vocabulary_size_is_outside_it():
+    """Ids run from 0 to V - 1: a draw of V (an off-by-one in the learner's inverse CDF) is said, never a crash."""
+    case = next(c for c in SAMPLE_NEXT.cases(hidden=False) if c.args["top_k"] is None)
+    V = case.args["logits"].shape[-1]
+    expected = call_answer(SAMPLE_NEXT.reference, case)
+    answer = expected.copy()
+    answer[3] = V
+    assert draws_judge(answer, case, expected, 1e-8) == f"drew id {V}, outside the vocabulary [0, {V})"
+

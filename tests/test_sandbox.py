@@ -268,3 +268,51 @@ def test_a_frame_s_arrays_come_only_from_its_own_blob(tmp_path):
     (tmp_path / "a.bin").write_bytes(bytes(24))
     other = wire.decode({"bin": ["a.bin", 0, "<f8", [3]]}, wire.blob_loader(bytes(blob)))
     assert isinstance(other, wire.Unsupported)
+
+
+def _answer_frame(answer: dict, blob: bytes = b"") -> bytes:
+    return _frame_bytes({"answer": answer}, blob)
+
+
+def test_a_learner_s_exception_message_is_capped():
+    """What learner code raised reaches feedback and report.json: its message is cut where it is read."""
+    raised = {"type": "ValueError", "bases": ["ValueError", "Exception"], "message": "x" * 100_000}
+    fd = _memfd(_frame_bytes({"found": True, "cell_errors": []}) + _answer_frame({"raised": raised}))
+    (answer,) = collect(fd, 1).answers
+    os.close(fd)
+    assert answer.type_name == "ValueError" and len(answer.message) == 2000
+
+
+def test_the_decoding_budget_is_one_for_all_of_a_job_s_answers(monkeypatch):
+    """Each frame within the budget, the job's frames together beyond it: the later ones are refused."""
+    from grader.batch import results
+
+    monkeypatch.setattr(results.wire, "MAX_DECODED_BYTES", 3 * 2**20)
+    blob = np.zeros(2**18).tobytes()  # 2 MiB, one array per answer
+    frame = _answer_frame({"value": {"bin": [wire.FRAME_BLOB, 0, "<f8", [2**18]]}}, blob)
+    fd = _memfd(_frame_bytes({"found": True, "cell_errors": []}) + frame + frame)
+    first, second = collect(fd, 2).answers
+    os.close(fd)
+    assert isinstance(first, np.ndarray) and first.shape == (2**18,)
+    assert isinstance(second, wire.Unsupported) and "too large" in second.reason
+
+
+def test_a_learner_s_code_that_exits_0_midway_is_reported():
+    """The function was found, the process ended cleanly, but answers are missing: the learner's
+    code called sys.exit(0) (or os._exit(0)); the run says so rather than scoring the rest as missing."""
+    from grader.batch.results import ChildRun, explain_exit
+
+    run = ChildRun([1.0], found=True)
+    explain_exit(run, 0, False, None, "", n_cases=3)
+    assert run.problem == "the learner's code ended the process early (exit code 0)"
+
+
+def test_a_sealed_job_cannot_be_overwritten_in_place():
+    """Same-size writes do not grow the file, so only the write seal stops a child rewriting its cases."""
+    fd = frames.sealed("job", b"cases")
+    try:
+        with pytest.raises(PermissionError):
+            os.pwrite(fd, b"C", 0)
+        assert os.pread(fd, 10, 0) == b"cases"
+    finally:
+        os.close(fd)

@@ -61,3 +61,30 @@ def test_a_case_that_must_raise_wants_the_named_type_itself_and_a_sentence():
     assert "a subclass; raise ValueError itself" in case_mismatch(sub, EXPECTED[i], case, 1e-8)
     bag = Raised("ValueError", good.bases, base_message + " " + "x" * MAX_RAISE_MESSAGE)
     assert "at most" in case_mismatch(bag, EXPECTED[i], case, 1e-8)
+
+
+def test_an_error_message_must_mention_every_number_asked_for():
+    """The embed case asks for the sequence length and the block size: naming one of them is not enough."""
+    from grader.judging.judge import case_mismatch, mentions_all
+
+    assert mentions_all("length 1025 is more than 1024", ("1025", "1024"))
+    assert not mentions_all("length 1025 is too long", ("1025", "1024"))
+    i, case = next((i, c) for i, c in enumerate(CASES) if c.raises and len(c.mention) >= 2)
+    only_first = Raised("ValueError", ("ValueError", "Exception", "BaseException", "object"),
+                        f"bad input: {case.mention[0].split('|')[0]}")
+    assert "does not say what was wrong" in case_mismatch(only_first, EXPECTED[i], case, 1e-8)
+
+
+def test_a_learner_s_own_subclass_of_the_error_is_named_a_subclass():
+    """raised_from keeps the exception's bases, so the learner hears to raise ValueError itself."""
+    from grader.judging.judge import case_mismatch
+    from grader.judging.outcomes import raised_from
+
+    class BlockSizeError(ValueError):
+        pass
+
+    i, case = next((i, c) for i, c in enumerate(CASES) if c.raises)
+    T, block = case.args["idx"].shape[-1], case.args["wpe"].shape[0]
+    raised = raised_from(BlockSizeError(f"sequence length {T} exceeds the block size {block}"))
+    assert raised.type_name == "BlockSizeError" and "ValueError" in raised.bases
+    assert "a subclass; raise ValueError itself" in case_mismatch(raised, EXPECTED[i], case, 1e-8)

@@ -416,3 +416,13 @@ def test_a_failed_write_leaves_the_old_gradebook_whole(tmp_path, monkeypatch):
         batch.rebuild([])
     assert {name: (out / name).read_bytes() for name in before} == before
     assert sorted(p.name for p in out.iterdir()) == [".state", "gradebook.csv", "report.json"]
+
+
+def test_control_and_invisible_characters_in_learner_text_become_spaces():
+    """A bidi override reorders what the instructor reads, an escape sequence recolours a terminal, a
+    zero-width space hides in a name: none of them reaches feedback.md or the gradebook."""
+    text = "raised \u202eevil\u202c \x1b[31mred\x07 a\u200bb \u2066x\u2069 ok"
+    got = report.plain(text)
+    assert all(c.isprintable() for c in got), ascii(got)
+    assert got.startswith("raised") and got.endswith("ok") and "\n" not in got
+    assert report.md(text) == f"`{got}`"

@@ -346,3 +346,14 @@ def test_a_file_changed_in_place_is_hashed_again(downloaded, good_sha, tmp_path,
     with pytest.warns(weights.FallbackWarning, match=re.escape(str(cache / LINK))):
         assert weights.get_gpt2(cache_dir=cache).fallback
 
+
+
+@pytest.mark.parametrize("value, asked", [("0", False), ("no", False), ("false", False), ("1", True),
+                                          (" TRUE ", True), ("yes", True)])
+def test_the_download_switch_reads_yes_and_no(value, asked, tmp_path, offline, no_tiny_checkpoint, monkeypatch):
+    """GPT2COURSE_DOWNLOAD=0 says no: only 1, true or yes (any case) ask for a download."""
+    monkeypatch.setenv(weights.DOWNLOAD_ENV, value)
+    with pytest.warns(weights.FallbackWarning):
+        w = weights.get_gpt2(cache_dir=tmp_path / "empty")
+    assert ("HF_HUB_OFFLINE=1 forbids downloading" in w.note) == asked
+    assert ("downloading is off" in w.note) == (not asked)
