@@ -33,6 +33,9 @@ ORDER = {
     "nbval_time": "nbval time per notebook",
     "make_test_time": "Fresh-clone `make test` time",
 }
+# Sections measured by another tool and kept as they are: `make bench` runs none of them.
+HAND_MEASURED = {"mutation_kill_rate": "Mutation kill rate of the test suite (`make mutants`)"}
+SECTIONS = {**ORDER, **HAND_MEASURED}
 
 HEADER = """\
 # Benchmarks
@@ -170,6 +173,8 @@ def _markers(key: str) -> tuple[str, str]:
 
 
 def _placeholder(key: str) -> str:
+    if key in HAND_MEASURED:
+        return f"## {SECTIONS[key]}\n\nNot measured yet: run `make mutants`.\n"
     extra = " (`make bench-make-test`)" if key == "make_test_time" else ""
     return f"## {ORDER[key]}\n\nNot measured yet: run `.venv/bin/python benchmarks/{key}.py`{extra}.\n"
 
@@ -177,7 +182,7 @@ def _placeholder(key: str) -> str:
 def _sections(text: str) -> dict[str, str]:
     """Each known section's body as it stands in the document (placeholders for missing ones)."""
     found = {}
-    for key in ORDER:
+    for key in SECTIONS:
         begin, end = _markers(key)
         m = re.search(re.escape(begin) + r"\n(.*?)" + re.escape(end), text, re.S)
         found[key] = m.group(1) if m else _placeholder(key)
