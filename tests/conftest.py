@@ -58,6 +58,10 @@ def _start_rank(item) -> int:
     return next((i for i, prefix in enumerate(FIRST) if group.startswith(prefix)), len(FIRST))
 
 
+# tryfirst: xdist's own hook (in each worker) reads the xdist_group marks, so they must exist
+# before it runs, whatever order the plugins were registered in. (Under pytest 9.2 the groups were
+# lost anyway, every group's fixture built on every worker: the lock pins pytest below 9.2.)
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
     for item in items:
         group = xdist_group_of(item)

@@ -3,6 +3,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -177,3 +178,19 @@ def test_make_lab_allow_root_follows_uid(tmp_path, uid, allowed):
     out = dry_run_lab({**os.environ, "PATH": f"{tmp_path}{os.pathsep}{os.environ['PATH']}"})
     lab_line = next(line for line in out.splitlines() if "jupyter lab" in line)
     assert ("--allow-root" in lab_line) == allowed
+
+
+def test_xdist_groups_keep_a_group_on_one_worker(tmp_path):
+    """make test's groups (conftest.py) build an expensive fixture once: pytest 9.2 broke that
+    silently (pytest-xdist issue 1386), so the lock pins pytest below it; this fails if it breaks."""
+    (tmp_path / "conftest.py").write_text(
+        "import pytest\n\n@pytest.hookimpl(tryfirst=True)\ndef pytest_collection_modifyitems(items):\n"
+        "    for item in items:\n        item.add_marker(pytest.mark.xdist_group('one'))\n")
+    (tmp_path / "test_g.py").write_text(
+        "import os, pytest\n\n@pytest.mark.parametrize('i', range(8))\ndef test_where(i):\n"
+        "    print('WORKER', os.environ['PYTEST_XDIST_WORKER'])\n")
+    out = subprocess.run([sys.executable, "-m", "pytest", "-n", "2", "--dist", "loadgroup", "-v", "-p", "no:cacheprovider",
+                          str(tmp_path)], capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert out.returncode == 0, out.stdout[-2000:]
+    workers = set(re.findall(r"\[(gw\d)\] .*PASSED", out.stdout))
+    assert len(workers) == 1, out.stdout[-2000:]
