@@ -27,7 +27,6 @@ def _course_sampling():
 
 
 # ------------------------------------------------------------------ cross_entropy
-
 def check_loss_inputs(logits, targets, negative_ok=False) -> None:
     """The two errors the exercise asks for, with the numbers in the message (negative_ok: ids
     below 0 let through, to be read from the end of the row)."""
