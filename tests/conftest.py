@@ -1,3 +1,5 @@
+import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -77,3 +79,38 @@ def built_release(tmp_path_factory):
     from grader.release.bundle import build_release
 
     return build_release(tmp_path_factory.mktemp("release") / "student")
+
+
+def solved_edition(release: Path, dest: Path) -> Path:
+    """A copy of the student release whose exercise notebooks are solutions/' (every exercise done)."""
+    shutil.copytree(release, dest, symlinks=True)
+    for path in (ROOT / "solutions").glob("*.ipynb"):
+        shutil.copy(path, dest / "exercises" / path.name)
+    return dest
+
+
+CHROMIUM_CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome")
+
+
+def chromium_path() -> str | None:
+    """GPT2_BROWSER_CHROMIUM, else the first Chromium installed where Debian and others put it."""
+    env = os.environ.get("GPT2_BROWSER_CHROMIUM")
+    for candidate in (env,) if env else CHROMIUM_CANDIDATES:
+        if candidate and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+def browser_problem() -> str | None:
+    """Why the browser tests (test_browser.py) cannot run here, in one line; None when they can."""
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "browser tests skipped: Playwright for Python is not installed (pip install playwright)"
+    if chromium_path() is None:
+        looked = os.environ.get("GPT2_BROWSER_CHROMIUM") or ", ".join(CHROMIUM_CANDIDATES)
+        return f"browser tests skipped: no Chromium found ({looked}; Debian: apt-get install chromium)"
+    lab = Path(sys.executable).parent / "jupyter-lab"
+    if not lab.exists():
+        return f"browser tests skipped: {lab} not found"
+    return None

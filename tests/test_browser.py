@@ -4,13 +4,19 @@ Starts its own JupyterLab (isolated config, data, runtime and IPython folders;
 the venv's share/jupyter is kept, so the lab settings overrides and the
 python3 kernel are found), then
 
-- opens every lesson in notebooks/*.ipynb, checks that no dialog shows
-  (no "Select Kernel", no news prompt), clears the outputs, runs all cells and
-  checks that no cell shows an error, that every cell with a saved image shows
-  a loaded image again, and that saved widgets render and respond (lesson 05's
+- opens every lesson in the student edition with every exercise solved (the
+  release, its exercise notebooks replaced by solutions/: each lesson runs on
+  the learner's code, the way a learner who has done the exercises runs it),
+  with the course's JupyterLab settings (those `make` puts in the venv);
+  checks that no dialog shows (no "Select Kernel", no news prompt), clears the
+  outputs, runs all cells and checks that no cell shows an error or a stored
+  output (every cell ran live), that every cell with a saved image shows a
+  loaded image again, and that saved widgets render and respond (lesson 05's
   parameter explorer: a slider changes its count; lesson 07's column picker:
-  typing a column redraws its plot); a full-page screenshot of each lesson goes to
-  SCREENSHOTS;
+  typing a column redraws its plot); a full-page screenshot of each lesson goes
+  to SCREENSHOTS. (These runs are also the student edition's solved runs:
+  tests/test_student_edition.py runs them with nbclient only where no browser is
+  available. The course's own edition runs under nbval, twice.)
 - types a correct `embed` and a classic mistake into a copy of the first
   exercise notebook and checks what `check(embed)` prints (the time the first
   one takes is printed, not asserted: benchmarks/check_latency.py holds the target);
@@ -48,14 +54,15 @@ from pathlib import Path
 
 import pytest
 
+from conftest import browser_problem, chromium_path, solved_edition
+
 ROOT = Path(__file__).resolve().parent.parent
 LESSONS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 EXERCISE = ROOT / "exercises" / "01_embeddings_exercises.ipynb"
-SCRATCH = ROOT / ".browser-tmp"          # served copies of exercise notebooks; removed afterwards
+SCRATCH = ".browser-tmp"                 # served copies of exercise notebooks, inside the served folder
 SCREENSHOTS = Path("/tmp/gpt2-browser-screenshots")
 RELEASE_SHOTS = SCREENSHOTS / "release"  # the student release's
 JUPYTER_LAB = Path(sys.executable).parent / "jupyter-lab"
-CHROMIUM_CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome")
 
 SERVER_START_S = 90
 KERNEL_READY_MS = 90_000
@@ -63,26 +70,12 @@ LESSON_RUN_MS = 150_000
 CELL_MS = 60_000
 
 
-def _chromium() -> str | None:
-    env = os.environ.get("GPT2_BROWSER_CHROMIUM")
-    for candidate in (env,) if env else CHROMIUM_CANDIDATES:
-        if candidate and os.access(candidate, os.X_OK):
-            return candidate
-    return None
+_PROBLEM = browser_problem()
+if _PROBLEM:  # pragma: no cover - depends on the machine
+    pytest.skip(_PROBLEM, allow_module_level=True)
+from playwright.sync_api import sync_playwright  # noqa: E402
 
-
-try:
-    from playwright.sync_api import sync_playwright
-except ImportError:  # pragma: no cover - depends on the machine
-    pytest.skip("browser tests skipped: Playwright for Python is not installed "
-                "(pip install playwright)", allow_module_level=True)
-CHROMIUM = _chromium()
-if CHROMIUM is None:  # pragma: no cover - depends on the machine
-    _looked = os.environ.get("GPT2_BROWSER_CHROMIUM") or ", ".join(CHROMIUM_CANDIDATES)
-    pytest.skip(f"browser tests skipped: no Chromium found ({_looked}; Debian: apt-get install chromium)",
-                allow_module_level=True)
-if not JUPYTER_LAB.exists():  # pragma: no cover
-    pytest.skip(f"browser tests skipped: {JUPYTER_LAB} not found", allow_module_level=True)
+CHROMIUM = chromium_path()
 
 
 # --------------------------------------------------------------------------- server
@@ -181,20 +174,19 @@ def _serve(command: list[str], cwd: Path, env: dict, home: Path, port: int, toke
 
 
 @pytest.fixture(scope="module")
-def lab(tmp_path_factory):
+def lab(tmp_path_factory, built_release):
+    """JupyterLab on the solved student edition, with the course's settings (the venv's)."""
+    solved = solved_edition(built_release, tmp_path_factory.mktemp("solved") / "student")
     home = tmp_path_factory.mktemp("jupyter")
-    env = _isolated_env(home)
-    for old in SCREENSHOTS.glob("*.png"):  # this run's course screenshots replace the last run's
+    env = {**_isolated_env(home), "PYTHONPATH": str(solved)}   # as `pip install -e .` there would
+    for old in SCREENSHOTS.glob("*.png"):  # this run's screenshots replace the last run's
         old.unlink()
     port, token = _free_port(), secrets.token_hex(24)
-    args = [str(JUPYTER_LAB), *_server_args(home, port, token), f"--ServerApp.root_dir={ROOT}"]
+    args = [str(JUPYTER_LAB), *_server_args(home, port, token), f"--ServerApp.root_dir={solved}"]
     if os.getuid() == 0:
         args.append("--allow-root")
-    try:
-        with _serve(args, ROOT, env, home, port, token) as server:
-            yield server
-    finally:
-        shutil.rmtree(SCRATCH, ignore_errors=True)
+    with _serve(args, solved, env, home, port, token) as server:
+        yield {**server, "bundle": solved}
 
 
 @pytest.fixture(scope="module")
@@ -356,6 +348,7 @@ def run_all_cells(page, relpath: str, screenshot: Path) -> dict:
 @pytest.mark.parametrize("lesson", LESSONS, ids=[p.stem for p in LESSONS])
 def test_lesson_runs_in_jupyterlab(page, lab, lesson):
     relpath = lesson.relative_to(ROOT).as_posix()
+    lesson = lab["bundle"] / relpath
     saved = saved_outputs(lesson)
 
     open_notebook(page, lab, relpath)
@@ -370,6 +363,8 @@ def test_lesson_runs_in_jupyterlab(page, lab, lesson):
     code_cells_with_source = [i for i in not_run
                               if page.evaluate(f"(i) => {CURRENT}.content.widgets[i].model.sharedModel.getSource().trim() !== ''", i)]
     assert not code_cells_with_source, f"{relpath}: cells never ran: {code_cells_with_source}"
+    stored = stored_lines(page)
+    assert not stored, f"{relpath}: every exercise is solved, yet cells show stored outputs: {stored}"
 
     for i, mimes in saved.items():
         if any(m.startswith("image/") for m in mimes):
@@ -522,18 +517,19 @@ def print_latency(what: str, seconds: float) -> None:
 
 
 def test_exercise_typed_in_the_editor(page, lab):
-    SCRATCH.mkdir(exist_ok=True)
-    copy = SCRATCH / EXERCISE.name
+    scratch = lab["bundle"] / SCRATCH
+    scratch.mkdir(exist_ok=True)
+    copy = scratch / EXERCISE.name
     shutil.copyfile(EXERCISE, copy)
     index = _exercise_cell_index(copy, "embed")
-    open_notebook(page, lab, copy.relative_to(ROOT).as_posix())
+    open_notebook(page, lab, copy.relative_to(lab["bundle"]).as_posix())
     # the imports (and anything else above the exercise) first
     page.evaluate(f"(i) => {{ {CURRENT}.content.activeCellIndex = i; }}", index)
     page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-above')")
     page.wait_for_function(f"() => ({JS_KERNEL_IDLE})() && ({JS_NO_BUSY_PROMPT})()", timeout=CELL_MS)
 
     first = _type_and_check(page, index, CORRECT_EMBED, "embed: PASSED")
-    print_latency("the course: first check(embed) of the kernel", first)
+    print_latency("the solved student edition: first check(embed) of a fresh copy of the stub", first)
     _type_and_check(page, index, MISTAKE_EMBED, "position rows looked up by token id")
     full_screenshot(page, SCREENSHOTS / f"{EXERCISE.stem}.png")
     assert_no_dialog(page, copy.name)
