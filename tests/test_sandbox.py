@@ -178,6 +178,82 @@ def test_control_groups_are_made_per_learner_and_removed():
     assert not any(p.exists() for p in parents)
 
 
+# ----------------------------------------------------------------- one grading process per slot
+GOOD = "def embed(wte, wpe, idx):\n    return wte[idx] + wpe[:idx.shape[-1]]\n"
+# what the grading process's own start time says of it (field 22 of its /proc stat: the
+# child's parent, in the slot's PID namespace): raised, so it comes back as the answer
+PARENT_STARTED = (UNHOOK + "def embed(wte, wpe, idx):\n    unhook()\n    import os\n"
+                  "    started = open(f'/proc/{os.getppid()}/stat').read().rsplit(')', 1)[1].split()[19]\n"
+                  "    raise RuntimeError(f'parent {os.getppid()} started {started}')\n")
+
+
+def _parent(ws, source=PARENT_STARTED):
+    return _run(ws, source).answers[0].message
+
+
+@NAMESPACES
+def test_a_slot_s_next_learner_gets_its_grading_process_and_relays_nothing():
+    """Learners after one another on a slot share its grading process (no new start), never
+    anything writable: the first leaves marks wherever it can write, the next finds none."""
+    ws = Workspace(Limits(wall_s=20), "namespaces")
+    marks = ("/scratch/relay", "/tmp/relay", "/dev/relay", "/dev/shm/relay", "/relay")
+    leave = UNHOOK + ("def embed(wte, wpe, idx):\n    unhook()\n    import os\n    made = []\n"
+                      f"    for p in {marks!r}:\n        try:\n            open(p, 'w').write('x')\n"
+                      "            os.chmod(p, 0o777)\n            made.append(p)\n        except OSError:\n"
+                      "            pass\n    raise RuntimeError(f'made {made}')\n")
+    look = (f"import os\ndef embed(wte, wpe, idx):\n    found = [p for p in {marks!r} if os.path.exists(p)]\n"
+            "    if found:\n        raise RuntimeError(f'found {found}')\n    return wte[idx] + wpe[:idx.shape[-1]]\n")
+    try:
+        first = _parent(ws)
+        assert "made ['/scratch/relay'" in _run(ws, leave).answers[0].message  # its own tmpfs only
+        run = _run(ws, look)
+        found = [a.message for a in run.answers if "found" in str(getattr(a, "message", ""))]
+        assert run.found and not run.problem and not found, found
+        assert _parent(ws) == first   # the same grading process all along
+    finally:
+        ws.close()
+
+
+@NAMESPACES
+def test_a_slot_whose_groups_hold_more_than_its_grading_process_starts_afresh(monkeypatch):
+    """The rule is checked, not assumed: anything in the learner's groups beyond the grading
+    process's own processes (a leftover) ends that process, and the next learner gets a new one."""
+    ws = Workspace(Limits(wall_s=20), "namespaces")
+    if ws.cgroups is None:
+        ws.close()
+        pytest.skip("no delegated control groups here")
+    try:
+        first = _parent(ws)
+        assert _parent(ws) == first
+        (zygote, _uid, group) = ws.idle.queue[0]
+        tree = set(zygote.tree)
+        monkeypatch.setattr(type(group), "tasks", lambda self: tree | {2**22 + 1})  # a pid beyond pid_max
+        box = ws.learner()
+        assert box.run([GradedCell(0, GOOD, ["embed"])], "embed", registry.get("embed").cases(hidden=False), [],
+                       (), ws.limits).found
+        box.close()
+        assert ws.idle.empty() and not zygote.alive() and not any(d.exists() for d in group.dirs)
+        monkeypatch.undo()
+        assert _parent(ws) != first
+    finally:
+        ws.close()
+
+
+def test_a_grading_process_that_died_is_not_handed_on():
+    ws = Workspace(Limits(wall_s=20), "python")
+    try:
+        assert _run(ws, GOOD).found
+        (zygote, _uid, _group) = ws.idle.queue[0]
+        zygote.proc.kill()
+        zygote.proc.wait()
+        box = ws.learner()
+        box.close()  # it does not answer: ended, not handed on
+        assert ws.idle.empty()
+        assert _run(ws, GOOD).found   # the next learner's is a new one
+    finally:
+        ws.close()
+
+
 # ----------------------------------------------------------------- frames: a stranger's bytes
 def _frame_bytes(tree, blob=b""):
     text = json.dumps(tree).encode()

@@ -94,6 +94,8 @@ class Cgroups:
         Group(self.parents).remove()
 
     def describe(self, memory_bytes: int, pids: int) -> dict:
+        # the groups are a grading slot's: its grading process and the one exercise it runs (so one
+        # learner's processes at a time)
         return {"processes": f"a pids control group per learner: at most {pids} tasks (threads included)",
                 "memory": f"a memory control group per learner: {memory_bytes // 2**20} MiB for all its "
                           "processes together"}

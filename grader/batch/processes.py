@@ -36,6 +36,7 @@ class Zygote:
     def __init__(self, ws: Workspace, role: str, uid: int | None, group):
         self.ws, self.role, self.uid, self.group = ws, role, uid, group
         self.preloaded: set[str] = set()
+        self.tree: set[int] | bool = False   # its own processes (pids in its groups), once it answers
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self.sock, self.errors = ours, frames.memfd("zygote-stderr")
         cmd = [sys.executable, "-I", "-S", ws.inside("_zygote.py"), str(theirs.fileno())]
@@ -83,6 +84,10 @@ class Zygote:
         except (OSError, ValueError):
             return None
         return reply if isinstance(reply, dict) else None
+
+    def ping(self) -> bool:
+        """Whether it answers (a preload of nothing)."""
+        return self.ask({"op": "preload", "names": []}, [], 60) is not None
 
     def preload(self, names: set[str]) -> None:
         todo = names - self.preloaded

@@ -2,10 +2,15 @@
 
 One batch has one private workspace (0700) holding copies of the few files a grading
 process needs (_zygote.py, _walls.py, _hook.py, frames.py, wire.py, the course's
-config.py). Each learner gets one warm grading process (a zygote, see _zygote.py)
-behind the walls isolation.py builds, in control groups of its own (cgroups.py) where
-the machine allows; it forks a fresh child per exercise, which raises its own walls
-before learner code runs. The earlier exercises a composite one uses are answered by
+config.py). Each grading slot (``--jobs``) has one warm grading process (a zygote, see
+_zygote.py) behind the walls isolation.py builds, in control groups of its own
+(cgroups.py) where the machine allows; it forks a fresh child per exercise, which raises
+its own walls before learner code runs. The zygote never runs learner code and runs one
+child at a time, so its groups hold one learner's processes at a time (the one exercise
+running) and the limits on them are per learner; it grades the slot's next learner only
+if, once the last exercise has ended, its groups hold exactly the processes they held
+before any exercise (else it is killed with whatever is left, and the next learner gets
+a fresh one). The earlier exercises a composite one uses are answered by
 an oracle: another zygote, of the grader's, whose children run the reference pieces
 and reply with plain data, so no reference code enters a learner's process.
 
@@ -66,6 +71,7 @@ class Workspace:
         for uid in learner_uids(block * (uid_block + 1))[block * uid_block:] if walled and privileged() else []:
             self.uids.put(uid)
         self.oracles: queue.Queue = queue.Queue()
+        self.idle: queue.Queue = queue.Queue()   # (zygote, uid, group) of a slot between learners
         self._lock = threading.Lock()
         self._cases: dict[str, tuple[list, bytes]] = {}
 
@@ -119,6 +125,9 @@ class Workspace:
     def close(self) -> None:
         while not self.oracles.empty():
             self.oracles.get_nowait().close()
+        while not self.idle.empty():
+            zygote, uid, group = self.idle.get_nowait()
+            LearnerSandbox.end(self, zygote, uid, group)
         if self.cgroups:
             self.cgroups.close()
         shutil.rmtree(self.root, ignore_errors=True)
@@ -126,15 +135,19 @@ class Workspace:
 
 # ----------------------------------------------------------------- one learner
 class LearnerSandbox:
-    """One learner's grading process (started on first use) and its control groups."""
+    """One learner's turn on a grading slot: its grading process (the slot's, else started on
+    first use), the uid and the control groups that process's children run under."""
 
     def __init__(self, workspace: Workspace):
         self.ws = workspace
-        lim = workspace.limits
-        self.group = workspace.cgroups.learner(lim.memory_bytes + ZYGOTE_MEMORY, lim.threads) \
-            if workspace.cgroups else None
-        self.zygote: Zygote | None = None
-        self.uid = workspace._uid()
+        try:
+            self.zygote, self.uid, self.group = workspace.idle.get_nowait()
+        except queue.Empty:
+            lim = workspace.limits
+            self.group = workspace.cgroups.learner(lim.memory_bytes + ZYGOTE_MEMORY, lim.threads) \
+                if workspace.cgroups else None
+            self.zygote: Zygote | None = None
+            self.uid = workspace._uid()
 
     def __enter__(self):
         return self
@@ -148,18 +161,31 @@ class LearnerSandbox:
                 self.zygote.uid = None  # the uid stays with this learner
                 self.zygote.close()
             self.zygote = Zygote(self.ws, "learner", self.uid, self.group)
+            # before any exercise: the processes that are the grading process itself
+            self.zygote.tree = self.zygote.ping() and (self.group.tasks() if self.group else set())
         return self.zygote
 
     def close(self) -> None:
-        if self.zygote is not None:
-            self.zygote.uid = None
-            self.zygote.close()
-            self.zygote = None
-        if self.group is not None:
-            self.group.remove()
-        if self.uid is not None:
-            self.ws.uids.put(self.uid)
-            self.uid = None
+        """The slot's next learner gets this grading process only if nothing of this learner's
+        is left: the process answers and its groups hold what they held before any exercise."""
+        zygote, self.zygote = self.zygote, None
+        if zygote is not None and zygote.tree is not False and zygote.ping() and \
+                (self.group is None or self.group.tasks() == zygote.tree):
+            self.ws.idle.put((zygote, self.uid, self.group))
+        else:
+            self.end(self.ws, zygote, self.uid, self.group)
+        self.uid = self.group = None
+
+    @staticmethod
+    def end(ws: Workspace, zygote: Zygote | None, uid: int | None, group) -> None:
+        """The grading process killed, its groups emptied and removed, its uid free again."""
+        if zygote is not None:
+            zygote.uid = None  # the uid is the slot's: given back below
+            zygote.close()
+        if group is not None:
+            group.remove()
+        if uid is not None:
+            ws.uids.put(uid)
 
     def run(self, cells, name: str, cases, pieces: list[dict], uses: tuple, limits: Limits) -> ChildRun:
         """Grade one exercise in a fresh child; its answers, read back as a stranger's data."""
@@ -176,6 +202,7 @@ class LearnerSandbox:
             tail = frames.read_tail(j.output, limits.output_bytes)
             run.refused = refusals(j.log)
         if reply is None:
+            zygote.uid = None  # the uid stays with this learner
             zygote.close()
             self.zygote = None
             run.problem = run.problem or "the grading process stopped answering (it was restarted)"
