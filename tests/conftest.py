@@ -35,6 +35,9 @@ SHARED_FIXTURE_GROUPS = {
     "test_diagnosis.py": "diagnosis", "test_lesson08.py": "lesson08", "test_walls.py": "walls",
     "test_release.py": "release", "test_sampling.py": "sampling",
     "test_tiny_checkpoint.py": "tiny", "test_weights.py": "weights",
+    # the course's answers per exercise (and every corpus verdict, which the recall test reads
+    # again) are cached per process: on one worker they are computed once, not once per worker
+    "test_learner_corpus.py": "learner-corpus", "test_mistakes.py": "mistakes",
 }
 
 
@@ -52,7 +55,7 @@ def xdist_group_of(item) -> str | None:
 
 # The groups that take minutes start first (xdist hands out work in collection order), so the
 # last minutes are not one worker retraining the tiny model while the other waits.
-FIRST = ("tiny", "hostile-", "browser", "edition-", "release")
+FIRST = ("tiny", "hostile-", "browser", "edition-", "learner-corpus", "release")
 
 
 def _start_rank(item) -> int:
