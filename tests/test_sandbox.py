@@ -239,6 +239,19 @@ def test_a_slot_whose_groups_hold_more_than_its_grading_process_starts_afresh(mo
         ws.close()
 
 
+def test_every_child_inherits_numpy_random_instead_of_importing_it():
+    """NumPy imports numpy.random lazily, and the harness asks for np.random.Generator on
+    every answer: imported in each child it cost about 20 ms per exercise, more than the rest
+    of a small exercise. Seen from the learner's first cell, before anything of the harness."""
+    ws = Workspace(Limits(wall_s=20), "python")
+    try:
+        run = _run(ws, "import sys\nLOADED = 'numpy.random' in sys.modules\n"
+                       "def embed(wte, wpe, idx):\n    raise RuntimeError(f'loaded {LOADED}')\n")
+    finally:
+        ws.close()
+    assert run.answers[0].message == "loaded True"
+
+
 def test_a_grading_process_that_died_is_not_handed_on():
     ws = Workspace(Limits(wall_s=20), "python")
     try:

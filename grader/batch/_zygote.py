@@ -72,6 +72,9 @@ def main(control_fd):
     harness = load_file("_grader_harness", os.path.join(HERE, "_harness.py"))
     setup["config_type"] = course_configs()
     import numpy  # noqa: F401  (loaded once, inherited by every child)
+    # NumPy imports numpy.random only when it is first used (wire.same_value asks for
+    # np.random.Generator on every answer): done here once, not in every child (~20 ms each)
+    import numpy.random  # noqa: F401
 
     os.dup2(os.open(os.devnull, os.O_RDWR), 1)  # stray prints cannot reach anything
     while True:
