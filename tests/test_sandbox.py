@@ -87,27 +87,37 @@ PROBE = textwrap.dedent("""
         print("network", True)
     except OSError:
         print("network", False)
-    try:
-        open("/grader/x", "w")
-        print("writable", True)
-    except OSError:
-        print("writable", False)
+    writable = []
+    for folder in ("/grader", "/tmp", "/dev", "/dev/shm", "/scratch", "/"):
+        try:
+            open(os.path.join(folder, "x"), "w")
+            writable.append(folder)
+        except OSError:
+            pass
+    print("writable", writable)
 """)
 
 
 @NAMESPACES
-def test_a_grading_process_sees_the_python_installation_and_nothing_of_the_project(tmp_path):
+@pytest.mark.parametrize("as_root", [True, False], ids=["root", "user-namespace"])
+def test_a_grading_process_sees_the_python_installation_and_nothing_of_the_project(tmp_path, as_root):
     """Checked without the audit hook or the child's walls: a plain Python, in the same
-    bubblewrap namespaces as the grading process."""
+    bubblewrap namespaces as the grading process, in both modes (a grader that is not root
+    gets a user namespace, where the sandbox's own /dev belongs to the sandbox's uid: it is
+    remounted read-only, or exercises could leave each other files there). Nothing is
+    writable: a child's only writable places are the tmpfs it mounts itself."""
+    if as_root and not isolation.privileged():
+        pytest.skip("the root mode needs root")
     ws = Workspace(Limits(), "namespaces")
     try:
         (ws.zygote_dir / "probe.py").write_text(PROBE)
-        proc = subprocess.run(bwrap_command(ws.zygote_dir) + [sys.executable, "-I", "/grader/probe.py", str(ROOT)],
+        proc = subprocess.run(bwrap_command(ws.zygote_dir, as_root=as_root) +
+                              [sys.executable, "-I", "/grader/probe.py", str(ROOT)],
                               capture_output=True, text=True, timeout=60)
         assert proc.returncode == 0, proc.stderr
         seen = dict(line.split(" ", 1) for line in proc.stdout.splitlines())
         assert seen["project"] == "False" and seen["home"] == "False" and seen["network"] == "False"
-        assert seen["writable"] == "False"
+        assert seen["writable"] == "[]"
         assert int(seen["pid"]) < 10  # its own PID namespace
         assert seen["grader_files"] == str(sorted([*ZYGOTE_FILES, "config.py", "probe.py"]))
     finally:
@@ -192,9 +202,19 @@ def _parent(ws, source=PARENT_STARTED):
 
 
 @NAMESPACES
-def test_a_slot_s_next_learner_gets_its_grading_process_and_relays_nothing():
+@pytest.mark.parametrize("mode", ["root", "user-namespace"])
+def test_a_slot_s_next_learner_gets_its_grading_process_and_relays_nothing(mode, monkeypatch):
     """Learners after one another on a slot share its grading process (no new start), never
-    anything writable: the first leaves marks wherever it can write, the next finds none."""
+    anything writable: the first leaves marks wherever it can write, the next finds none. Also
+    as a grader that is not root grades (a user namespace: every exercise runs as uid 1000
+    inside, which owns the sandbox's /dev unless it is read-only)."""
+    if mode == "root" and not isolation.privileged():
+        pytest.skip("the root mode needs root")
+    if mode == "user-namespace":
+        from grader.batch import sandbox
+
+        monkeypatch.setattr(isolation, "privileged", lambda: False)
+        monkeypatch.setattr(sandbox, "privileged", lambda: False)
     ws = Workspace(Limits(wall_s=20), "namespaces")
     marks = ("/scratch/relay", "/tmp/relay", "/dev/relay", "/dev/shm/relay", "/relay")
     leave = UNHOOK + ("def embed(wte, wpe, idx):\n    unhook()\n    import os\n    made = []\n"

@@ -84,8 +84,9 @@ def resolve_isolation(choice: str) -> tuple[str, str | None]:
 # ----------------------------------------------------------------- bubblewrap
 def bwrap_command(zygote_dir: Path, as_root: bool | None = None) -> list[str]:
     """The grading process's namespaces: the Python installation read-only, the grader's
-    copies read-only at /grader, a private /proc and /dev, a read-only /tmp (the interpreter may
-    live under it), an empty /scratch for each child's own tmpfs, nothing writable."""
+    copies read-only at /grader, a private /proc and a private read-only /dev, a read-only /tmp
+    (the interpreter may live under it), an empty /scratch for each child's own tmpfs, nothing
+    writable."""
     as_root = privileged() if as_root is None else as_root
     cmd = [_bwrap(), "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
            "--unshare-cgroup-try", "--die-with-parent", "--new-session", "--cap-drop", "ALL"]
@@ -111,8 +112,10 @@ def bwrap_command(zygote_dir: Path, as_root: bool | None = None) -> list[str]:
     for d in private_dirs():  # hidden, even inside a folder that is visible
         if os.path.isdir(d) and any(d.startswith(r + os.sep) for r in _visible_roots()):
             cmd += ["--tmpfs", d]
+    # /dev read-only too: in a user namespace its tmpfs belongs to the sandbox's uid, which every
+    # exercise runs as (each child mounts its own tmpfs on /dev/shm and /scratch)
     cmd += ["--ro-bind", str(zygote_dir), INSIDE, "--proc", "/proc", "--dev", "/dev", "--dir", SCRATCH,
-            "--remount-ro", "/tmp", "--remount-ro", "/", "--chdir", "/", "--"]
+            "--remount-ro", "/dev", "--remount-ro", "/tmp", "--remount-ro", "/", "--chdir", "/", "--"]
     return cmd
 
 
