@@ -144,8 +144,8 @@ def profile_grading(tmp: Path, mode: str, jobs: int) -> str:
     whole, _ = grade(klass, jobs, mode, tag="-whole")
     per = {lesson: grade(klass, jobs, mode, lesson, tag=f"-{lesson}")[0]
            for lesson in map(lesson_of, lessons_with_exercises())}
-    # whole = F + sum(c_l) and each lesson alone = F + c_l, so the fixed cost F (workspace, one
-    # grading process per learner) is what the lesson-by-lesson runs pay len(per) - 1 times too often
+    # whole = F + sum(c_l) and each lesson alone = F + c_l, so the fixed cost F (workspace, the
+    # grading processes) is what the lesson-by-lesson runs pay len(per) - 1 times too often
     fixed = (sum(per.values()) - whole) / max(1, len(per) - 1)
     slowest = max(per, key=per.get)
     stats = tmp / "grader.prof"
@@ -155,7 +155,7 @@ def profile_grading(tmp: Path, mode: str, jobs: int) -> str:
     return (f"### Profile: where the grader's time goes (`--isolation {mode}`)\n\n"
             f"The first {PROFILE_LEARNERS} learners graded again, `--jobs {jobs}`: all lessons, then one "
             f"lesson at a time. From these, the fixed cost of the batch (the grader's start-up, the "
-            f"workspace, one grading process per learner: paid whatever the lessons) is about {fixed:.1f} s "
+            f"workspace, a grading process per slot and wherever one is not handed on: paid whatever the lessons) is about {fixed:.1f} s "
             f"of the {whole:.1f} s "
             f"({100 * fixed / whole:.0f}%); the rest is per lesson (each lesson's time minus "
             f"{fixed:.1f} s), the most for {slowest} ({per[slowest] - fixed:.1f} s).\n\n" + "\n".join(table)

@@ -555,10 +555,11 @@ def _launcher(bundle: Path):
 
 
 @pytest.fixture(scope="module")
-def release(tmp_path_factory):
-    from grader.release.bundle import build_release
-
-    return build_release(tmp_path_factory.mktemp("release") / "student")
+def release(tmp_path_factory, built_release):
+    """A copy of the release built once per worker: the tests below write into it."""
+    dest = tmp_path_factory.mktemp("release") / "student"
+    shutil.copytree(built_release, dest, symlinks=True)
+    return dest
 
 
 @pytest.fixture(scope="module")
