@@ -143,9 +143,15 @@ UV_VERSION  ?= 0.13.8
 UV          := .venv-lock/bin/uv
 # Where uv finds torch's CPU build: this machine's wheel folder when it has one, else PyTorch's index.
 TORCH_WHEELS ?= $(if $(wildcard /opt/wheels/torch-*+cpu-*.whl),--find-links /opt/wheels,--extra-index-url $(TORCH_CPU_INDEX))
+# Not installed: rfc3987-syntax (and lark, which only it needs), jsonschema's optional checker of
+# the "iri" formats, there through jupyter-events' jsonschema[format-nongpl]. No schema that
+# Jupyter or the course validates has such a format, and importing it builds three Earley
+# parsers: 1.5 s in every process that imports nbformat (every pytest worker, nbval run, grader
+# command and Jupyter server), about 35 CPU-seconds of each `make test`.
+LOCK_OMIT  = rfc3987-syntax lark
 LOCK_FLAGS = --generate-hashes --python-version 3.11 --python-platform x86_64-manylinux_2_28 \
 	--constraint requirements/torch-cpu.txt $(TORCH_WHEELS) --custom-compile-command "make lock" \
-	--no-emit-index-url --quiet $(if $(UPGRADE),--upgrade,)
+	$(foreach p,$(LOCK_OMIT),--no-emit-package $(p)) --no-emit-index-url --quiet $(if $(UPGRADE),--upgrade,)
 $(UV):
 	$(PYTHON) -m venv .venv-lock
 	.venv-lock/bin/python -m pip install --quiet "uv==$(UV_VERSION)"
