@@ -80,6 +80,10 @@ chromium:
 # module whose tests share an expensive fixture stays on one worker: xdist_group marks), beside
 # nbval over the three notebook folders and nbval over the lessons and solutions once more under
 # a second BLAS configuration. --output-sync keeps each run's output together.
+# The course's cache (gpt2course.data.cache_dir: the parsed corpus, seconds per process) lives in
+# the checkout for the tests: every process of one run (workers, kernels, training runs) shares
+# it, and a fresh clone starts without one, as a learner's fresh machine does.
+test test-pytest test-nbval test-nbval-blas: export GPT2COURSE_CACHE = $(CURDIR)/.cache/gpt2course
 test: $(STAMP) bwrap chromium
 	$(BIN)/python -m grader stubs --check
 	@$(MAKE) --no-print-directory -j3 --output-sync=target test-pytest test-nbval test-nbval-blas

@@ -7,7 +7,10 @@ modules (module, class and function docstrings), plus the Zen of Python
 - **No download, no file in the repository.** The text is read at run time,
   with ``ast``, from the ``.py`` sources of the learner's own Python
   installation (no module is imported, so nothing runs). A fresh, offline
-  machine has it.
+  machine has it. Parsing takes seconds, so the result is kept in the course's
+  cache (:func:`cache_dir`) under a key made of the sources' sizes and
+  modification times, the Python version and this file: a changed source, another
+  Python or an edit here means a fresh parse.
 - **Licence-clean.** It is the Python Software Foundation's text under the
   PSF licence (permissive, GPL-compatible), read from the copy the learner
   already installed; the course neither copies nor redistributes it.
@@ -39,7 +42,11 @@ import ast
 import codecs
 import functools
 import hashlib
+import json
+import os
+import sys
 import sysconfig
+import tempfile
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
@@ -144,11 +151,66 @@ def corpus_documents(root: Path | None = None) -> list[str]:
 
 
 @functools.lru_cache(maxsize=4)
-def _corpus(root: Path) -> tuple[str, ...]:  # parsing ~600 files takes a second: do it once
+def _corpus(root: Path) -> tuple[str, ...]:
+    # parsing ~600 files takes seconds: once per process (lru_cache), once per machine (the cache)
+    files = [root / "this.py"] + [path for name in CORPUS_MODULES for path in _sources(name, root)]
+    key = _corpus_key(root, files)
+    docs = _cached_corpus(key)
+    if docs is None:
+        docs = _parse_corpus(root, files[1:])
+        _store_corpus(key, docs)
+    return docs
+
+
+def cache_dir() -> Path:
+    """Where the course keeps what it can compute again: $GPT2COURSE_CACHE, else
+    gpt2course/ in $XDG_CACHE_HOME (~/.cache). Deleting it only costs time."""
+    if os.environ.get("GPT2COURSE_CACHE"):
+        return Path(os.environ["GPT2COURSE_CACHE"])
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "gpt2course"
+
+
+def _corpus_key(root: Path, files: list[Path]) -> str:
+    """Names what the parse would read: each source's size and time, the Python, this file."""
+    stats = [(str(p.relative_to(root)), p.stat().st_size, p.stat().st_mtime_ns) for p in files]
+    made_by = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
+    return hashlib.sha256(json.dumps([sys.version, str(root), made_by, stats]).encode()).hexdigest()
+
+
+def _corpus_cache_file(key: str) -> Path:
+    return cache_dir() / "corpus" / f"{key[:32]}.json"
+
+
+def _cached_corpus(key: str) -> tuple[str, ...] | None:
+    """The documents stored under key; None (parse again) for a missing, damaged or other key's file."""
+    try:
+        stored = json.loads(_corpus_cache_file(key).read_text(encoding="utf-8"))
+        docs = stored["docs"]
+    except (OSError, RuntimeError, ValueError, KeyError, TypeError):  # RuntimeError: no home folder
+        return None
+    ok = stored.get("key") == key and isinstance(docs, list) and all(isinstance(d, str) for d in docs)
+    return tuple(docs) if ok else None
+
+
+def _store_corpus(key: str, docs: tuple[str, ...]) -> None:
+    """Written whole or not at all (a temporary file renamed); a cache it cannot write is skipped."""
+    temporary = None
+    try:
+        path = _corpus_cache_file(key)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent, delete=False) as f:
+            temporary = Path(f.name)
+            json.dump({"key": key, "docs": list(docs)}, f)
+        os.replace(temporary, path)
+    except (OSError, RuntimeError):  # read-only, full, no home folder: the next run parses again
+        if temporary is not None:
+            temporary.unlink(missing_ok=True)
+
+
+def _parse_corpus(root: Path, sources: list[Path]) -> tuple[str, ...]:
     raw = [zen_of_python(root)]
-    for name in CORPUS_MODULES:
-        for path in _sources(name, root):
-            raw.extend(_docstrings(path))
+    for path in sources:
+        raw.extend(_docstrings(path))
     docs, seen = [], set()
     for text in raw:
         doc = normalise(text).strip()

@@ -5,6 +5,8 @@ hand-normalised strings, `import this` run by Python itself, ids counted by hand
 batches built by an explicit loop over starts drawn with NumPy's own call.
 """
 import hashlib
+import json
+import shutil
 import subprocess
 import sys
 
@@ -41,6 +43,85 @@ def test_corpus_is_the_zen_and_docstrings_within_55_characters():
     assert sum(map(len, docs)) > 500_000 and len(docs) > 1000
     assert len(set("".join(docs))) <= TINY.vocab_size - 1
     assert len(set(docs)) == len(docs)  # no document twice, so none can sit in both splits
+
+
+# ------------------------------------------------------------------ the corpus cache
+def test_the_corpus_served_is_the_parse_of_the_sources():
+    """Whatever the cache holds (another process of this run may have written it), the corpus is
+    what parsing the sources gives now."""
+    data._corpus.cache_clear()
+    served = data.corpus_documents()
+    root = data.stdlib_dir()
+    sources = [path for name in data.CORPUS_MODULES for path in data._sources(name, root)]
+    assert tuple(served) == data._parse_corpus(root, sources)
+    assert list(data.cache_dir().glob("corpus/*.json"))  # and it was kept for the next process
+
+
+@pytest.fixture
+def small_stdlib(tmp_path, monkeypatch):
+    """A standard library of two files, a cache of its own, and a parse that counts its calls
+    (the n-th parse returns ("parse n",), so a served corpus says which parse made it)."""
+    root = tmp_path / "lib"
+    root.mkdir()
+    shutil.copyfile(data.stdlib_dir() / "this.py", root / "this.py")
+    (root / "abc.py").write_text('"""Abstract base classes, a module docstring."""\n')
+    monkeypatch.setenv("GPT2COURSE_CACHE", str(tmp_path / "cache"))
+    parses = []
+
+    def counted_parse(parsed_root, sources):
+        assert parsed_root == root and sources == [root / "abc.py"]
+        parses.append(1)
+        return (f"parse {len(parses)}",)
+
+    monkeypatch.setattr(data, "_parse_corpus", counted_parse)
+    data._corpus.cache_clear()
+    yield root, tmp_path / "cache" / "corpus"
+    data._corpus.cache_clear()
+
+
+def served(root):
+    data._corpus.cache_clear()  # a new process: only the cache on disk is shared
+    return data.corpus_documents(root)
+
+
+def test_the_corpus_is_parsed_once_then_read_from_the_cache(small_stdlib):
+    root, folder = small_stdlib
+    assert served(root) == ["parse 1"] and len(list(folder.glob("*.json"))) == 1
+    assert served(root) == ["parse 1"] and served(root) == ["parse 1"]
+
+
+def test_a_changed_source_or_another_python_is_parsed_again(small_stdlib, monkeypatch):
+    root, _ = small_stdlib
+    assert served(root) == ["parse 1"]
+    with open(root / "abc.py", "a") as f:
+        f.write("# an edit\n")
+    assert served(root) == ["parse 2"]
+    monkeypatch.setattr(data.sys, "version", "3.11.99 (another build)")
+    assert served(root) == ["parse 3"]
+
+
+def test_a_damaged_cache_file_is_parsed_again_and_replaced(small_stdlib):
+    root, folder = small_stdlib
+    served(root)
+    (cached,) = folder.glob("*.json")
+    for damage in ("", "{not json", json.dumps({"key": "another", "docs": ["x"]}),
+                   json.dumps({"key": json.loads(cached.read_text())["key"], "docs": [1, 2]})):
+        key = json.loads(cached.read_text())["key"]
+        cached.write_text(damage)
+        before = served(root)
+        assert before[0].startswith("parse ") and before != ["x"]
+        assert json.loads(cached.read_text()) == {"key": key, "docs": before}
+    assert served(root) == before
+
+
+def test_a_cache_it_cannot_write_costs_a_parse_not_an_error(small_stdlib, tmp_path, monkeypatch):
+    root, _ = small_stdlib
+    (tmp_path / "a-file").write_text("")
+    monkeypatch.setenv("GPT2COURSE_CACHE", str(tmp_path / "a-file" / "cache"))  # no folder can be made there
+    assert served(root) == ["parse 1"] and served(root) == ["parse 2"]
+    monkeypatch.delenv("GPT2COURSE_CACHE")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert data.cache_dir() == tmp_path / "xdg" / "gpt2course"
 
 
 def test_split_is_by_document_and_stable():
