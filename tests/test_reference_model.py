@@ -5,7 +5,6 @@ import numpy as np
 import pytest
 import torch
 from torch import nn
-from transformers import GPT2Config, GPT2LMHeadModel
 
 from gpt2course import GPT2_FAMILY, GPT2_SMALL, TINY, GPTConfig
 from gpt2course import numpy_gpt as ref
@@ -14,13 +13,17 @@ from gpt2course.loading import params_from_state_dict
 CONFIGS = [TINY, GPTConfig(vocab_size=97, block_size=24, n_layer=3, n_embd=48, n_head=6)]
 
 
-def hf_config(config: GPTConfig, **extra) -> GPT2Config:
+def hf_config(config: GPTConfig, **extra) -> "GPT2Config":
+    from transformers import GPT2Config  # here: every worker collects this module, few run it
+
     return GPT2Config(vocab_size=config.vocab_size, n_positions=config.block_size, n_embd=config.n_embd,
                       n_layer=config.n_layer, n_head=config.n_head, **extra)
 
 
-def hf_model(config: GPTConfig, seed: int) -> GPT2LMHeadModel:
+def hf_model(config: GPTConfig, seed: int) -> "GPT2LMHeadModel":
     """A randomly initialised HF GPT-2 whose every tensor (biases, LayerNorms too) is random."""
+    from transformers import GPT2LMHeadModel
+
     torch.manual_seed(seed)
     hf = GPT2LMHeadModel(hf_config(
         config, activation_function="gelu_new",
@@ -90,6 +93,8 @@ def test_init_statistics():
 @pytest.mark.parametrize("config", [TINY, *GPT2_FAMILY.values()], ids=["tiny", *GPT2_FAMILY])
 def test_parameter_count_matches_torch_model(config):
     """The closed-form count against HF's own model, built on the meta device (no memory)."""
+    from transformers import GPT2LMHeadModel
+
     with torch.device("meta"):
         hf = GPT2LMHeadModel(hf_config(config))
     assert sum(p.numel() for p in hf.parameters()) == config.n_params()

@@ -2,7 +2,6 @@
 import numpy as np
 import pytest
 import torch
-from transformers import GPT2Config, GPT2LMHeadModel
 
 from gpt2course import GPT2_SMALL, TINY, GPTConfig
 from gpt2course import numpy_gpt as ref
@@ -15,8 +14,10 @@ CONFIGS = [pytest.param(TINY, id="tiny"),
            pytest.param(GPTConfig(vocab_size=97, block_size=24, n_layer=3, n_embd=48, n_head=6), id="odd")]
 
 
-def hf_model(config: GPTConfig, seed: int) -> GPT2LMHeadModel:
+def hf_model(config: GPTConfig, seed: int) -> "GPT2LMHeadModel":
     """A random HF GPT-2 in float64 whose every tensor (biases, LayerNorms too) is random."""
+    from transformers import GPT2Config, GPT2LMHeadModel  # here: every worker collects this module, few run it
+
     torch.manual_seed(seed)
     hf = GPT2LMHeadModel(GPT2Config(
         vocab_size=config.vocab_size, n_positions=config.block_size, n_embd=config.n_embd,
