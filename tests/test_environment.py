@@ -124,6 +124,20 @@ def test_make_installs_the_lock_with_hashes_then_the_course_without_deps():
     assert not re.search(r"pip install[^\n]* torch(==| |$)", out, re.M)  # no torch outside the lock
 
 
+def test_the_venv_holds_the_bytecode_of_what_the_course_imports():
+    """Where PYTHONDONTWRITEBYTECODE is set no import writes a .pyc: make compiles the venv once,
+    or every kernel, worker and sandbox would compile torch and Jupyter from source again."""
+    import importlib.util
+
+    import jupyter_server
+    import nbformat
+    import torch
+    import transformers.models.gpt2.modeling_gpt2 as modeling_gpt2
+
+    for module in (torch, torch.nn.functional, np, nbformat, jupyter_server, modeling_gpt2):
+        assert Path(importlib.util.cache_from_source(module.__file__)).is_file(), module.__name__
+
+
 def test_make_with_another_torch_keeps_the_rest_locked():
     out = dry_run(".venv/.installed", {**os.environ, "TORCH_SPEC": "torch==2.5.1",
                                        "TORCH_INDEX": "https://example.invalid/whl"})
