@@ -153,13 +153,18 @@ def corpus_documents(root: Path | None = None) -> list[str]:
 @functools.lru_cache(maxsize=4)
 def _corpus(root: Path) -> tuple[str, ...]:
     # parsing ~600 files takes seconds: once per process (lru_cache), once per machine (the cache)
-    files = [root / "this.py"] + [path for name in CORPUS_MODULES for path in _sources(name, root)]
-    key = _corpus_key(root, files)
+    sources = _corpus_sources(root)
+    key = _corpus_key(root, [root / "this.py", *sources])
     docs = _cached_corpus(key)
     if docs is None:
-        docs = _parse_corpus(root, files[1:])
+        docs = _parse_corpus(root, sources)
         _store_corpus(key, docs)
     return docs
+
+
+def _corpus_sources(root: Path) -> list[Path]:
+    """The .py files whose docstrings make the corpus, in module order (the Zen's this.py apart)."""
+    return [path for name in CORPUS_MODULES for path in _sources(name, root)]
 
 
 def cache_dir() -> Path:

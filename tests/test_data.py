@@ -52,9 +52,11 @@ def test_the_corpus_served_is_the_parse_of_the_sources():
     data._corpus.cache_clear()
     served = data.corpus_documents()
     root = data.stdlib_dir()
-    sources = [path for name in data.CORPUS_MODULES for path in data._sources(name, root)]
+    sources = data._corpus_sources(root)
     assert tuple(served) == data._parse_corpus(root, sources)
-    assert list(data.cache_dir().glob("corpus/*.json"))  # and it was kept for the next process
+    # and it was kept for the next process, under the key of these very sources
+    key = data._corpus_key(root, [root / "this.py", *sources])
+    assert json.loads(data._corpus_cache_file(key).read_text())["docs"] == served
 
 
 @pytest.fixture
