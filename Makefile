@@ -103,7 +103,9 @@ test-pytest: $(STAMP)
 	OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 \
 	  $(BIN)/python -m pytest tests -n $(PYTEST_WORKERS) --dist loadgroup
 
-NBVAL := $(BIN)/python -m pytest --nbval --nbval-current-env -p no:cacheprovider -p no:xdist
+# -p tests.unix_kernels: kernels on Unix sockets, not TCP ports another process can take first
+# while a kernel starts (why, in tests/unix_kernels.py), and a dead kernel's stderr in the error.
+NBVAL := $(BIN)/python -m pytest --nbval --nbval-current-env -p no:cacheprovider -p no:xdist -p tests.unix_kernels
 # The machine's own kernels and threads. OMP_WAIT_POLICY=PASSIVE changes no number, only how
 # torch's idle OpenMP threads wait: spinning, beside the other runs, made 40 training steps
 # take minutes instead of seconds.

@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from gpt2course import GPT2_SMALL, GPTConfig
+from unix_kernels import AsyncUnixSocketKernels
 
 REPO = "openai-community/gpt2"
 COMMIT = "607a30d783dfa663caf39e06633721c8d4cfcd7e"
@@ -192,5 +193,6 @@ def run_lesson(path: Path, cache: Path, monkeypatch, sha256: str | None = None, 
     nb.cells = nb.cells[:ids.index(until) + 1] if until else nb.cells
     if sha256:
         nb.cells.insert(0, nbformat.v4.new_code_cell(f"import gpt2course.weights\ngpt2course.weights.SHA256 = {sha256!r}"))
-    NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}).execute()
+    NotebookClient(nb, timeout=600, kernel_name="python3", kernel_manager_class=AsyncUnixSocketKernels,
+                   resources={"metadata": {"path": str(path.parent)}}).execute()
     return {c.id: "".join(o.get("text", "") for o in c.outputs) for c in nb.cells if c.cell_type == "code"}

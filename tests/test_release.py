@@ -10,6 +10,7 @@ from grader import notebook as nbk
 from grader.release.bundle import build_release
 
 from conftest import ROOT
+from unix_kernels import AsyncUnixSocketKernels
 
 
 @pytest.fixture(scope="module")
@@ -325,7 +326,8 @@ def test_stored_widget_views_become_text(tmp_path):
     nb.cells = [nbformat.v4.new_code_cell("from tqdm.auto import tqdm\nfor _ in tqdm(range(7), desc='train'):\n    pass"),
                 nbformat.v4.new_code_cell("import ipywidgets\nipywidgets.IntSlider(3)"),
                 nbformat.v4.new_code_cell("print('plain')")]
-    NotebookClient(nb, timeout=120, kernel_name="python3", store_widget_state=True).execute()
+    NotebookClient(nb, timeout=120, kernel_name="python3", kernel_manager_class=AsyncUnixSocketKernels,
+                   store_widget_state=True).execute()
     assert all(WIDGET_VIEW in c.outputs[0].data for c in nb.cells[:2])  # the fixture has widget views
     nbformat.write(nb, tmp_path / "lesson.ipynb")
     stored = list(stored_outputs(tmp_path).values())

@@ -15,6 +15,7 @@ from grader import notebook as nbk
 from gpt2course import cell_names, student_cells
 
 from conftest import ROOT, browser_problem, solved_edition
+from unix_kernels import AsyncUnixSocketKernels
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
@@ -29,12 +30,18 @@ def editions(tmp_path_factory, built_release):
     return {"stubs": stubs, "solved": solved_edition(stubs, base / "solved")}
 
 
+def run_notebook(nb, folder):
+    """Runs ``nb`` in ``folder`` top to bottom, errors kept as outputs."""
+    NotebookClient(nb, timeout=300, kernel_name="python3", kernel_manager_class=AsyncUnixSocketKernels,
+                   allow_errors=True, resources={"metadata": {"path": str(folder)}}).execute()
+    return nb
+
+
 def run_lesson(bundle, name, monkeypatch):
     monkeypatch.setenv("PYTHONPATH", str(bundle))
     path = bundle / "notebooks" / name
     nb = nbformat.read(path, as_version=4)
-    NotebookClient(nb, timeout=300, kernel_name="python3", allow_errors=True,
-                   resources={"metadata": {"path": str(path.parent)}}).execute()
+    run_notebook(nb, path.parent)
     errors, notes = [], []
     for i, cell in enumerate(nb.cells):
         for out in cell.get("outputs", []):
@@ -140,8 +147,7 @@ def test_a_failing_lesson_cell_points_at_its_line_and_at_check(editions, tmp_pat
     monkeypatch.setenv("PYTHONPATH", str(bundle))
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell(code) for code in PROBE]
-    NotebookClient(nb, timeout=120, kernel_name="python3", allow_errors=True,
-                   resources={"metadata": {"path": str(bundle / "notebooks")}}).execute()
+    run_notebook(nb, bundle / "notebooks")
     errors = {i: ANSI.sub("", "\n".join(o.traceback)) for i, c in enumerate(nb.cells)
               for o in c.outputs if o.output_type == "error"}
     assert sorted(errors) == [1, 2], errors
@@ -161,10 +167,6 @@ def test_a_failing_lesson_cell_points_at_its_line_and_at_check(editions, tmp_pat
 
 
 # --------------------------------------------------------------------------- which exercise a cell waits for
-def run_notebook(nb, folder):
-    NotebookClient(nb, timeout=300, kernel_name="python3", allow_errors=True,
-                   resources={"metadata": {"path": str(folder)}}).execute()
-    return nb
 
 
 @pytest.mark.parametrize("lesson, module, name", [("07_position_embeddings", "positions", "position_similarity")])
