@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from .registry import arrays_in
 from .wire import is_plain_array
 
 MAX_VALUES = 8       # an input of at most this many numbers is shown whole
@@ -19,16 +18,6 @@ MAX_BRIEF = 300      # characters of the inputs in brief
 
 
 # ------------------------------------------------------------------ the inputs
-def array_inputs(args: dict) -> tuple[tuple[str, np.dtype], ...]:
-    """(argument name, dtype) of every array among the arguments (a dict's arrays by its name)."""
-    found = []
-    for name, value in args.items():
-        for a in arrays_in(value):
-            if (name, a.dtype) not in found:
-                found.append((name, a.dtype))
-    return tuple(found)
-
-
 def inputs_brief(args: dict) -> str:
     """``idx: int64 (2, 3) = [[0, 1, 2], [3, 4, 5]]; wte: float64 (10, 4); n_head=2``."""
     parts = [_brief(name, value) for name, value in args.items()]

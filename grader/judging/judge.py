@@ -10,7 +10,7 @@ import copy
 
 import numpy as np
 
-from .details import array_inputs, dtype_hint, first_difference, inputs_brief
+from .details import dtype_hint, first_difference, inputs_brief
 from .outcomes import Broken, ChangedInputs, NotAttempted, Raised, Verdict, raised_from
 from .registry import Case, Exercise
 from .seeds import seed_mismatches
@@ -71,6 +71,8 @@ def value_mismatch(answer, expected, tol: float, names: tuple[str, ...] = (), in
             return f"returned {describe_value(answer)}; expected a number"
         if np.ndim(answer) != 0:
             return f"returned an array of shape {np.shape(answer)}; expected a single number"
+        if np.iscomplexobj(answer):  # compared as floats, only its real part would be judged
+            return f"returned {describe_value(answer)}; expected a real number"
         return _array_mismatch(np.asarray(answer), np.asarray(expected), tol, check_dtype=False)
     return None if answer == expected else "returned a different value"
 
@@ -86,17 +88,23 @@ def _array_mismatch(answer, expected: np.ndarray, tol: float, check_dtype: bool 
                 f"({dtype_hint(answer.dtype, expected.dtype, inputs)})")
     if expected.dtype.kind in "biu":
         return None if np.array_equal(answer, expected) else "integer values differ"
-    bad = ~np.isfinite(answer) & np.isfinite(expected)
-    if bad.any():
-        return f"{int(bad.sum())} value(s) are NaN or infinite where finite values were expected"
-    both = np.isfinite(expected)
-    if not np.array_equal(np.isfinite(answer), both) or not np.array_equal(answer[~both], expected[~both], equal_nan=True):
-        return "infinite or NaN entries are in the wrong places"
-    if not both.any():
+    finite_a, finite_e = np.isfinite(answer), np.isfinite(expected)
+    if finite_e.all():  # the usual case, judged without masks or copies: every expected value finite
+        if not finite_a.all():
+            return f"{int((~finite_a).sum())} value(s) are NaN or infinite where finite values were expected"
+        a, e = answer, expected
+    else:
+        bad = ~finite_a & finite_e
+        if bad.any():
+            return f"{int(bad.sum())} value(s) are NaN or infinite where finite values were expected"
+        if (not np.array_equal(finite_a, finite_e)
+                or not np.array_equal(answer[~finite_e], expected[~finite_e], equal_nan=True)):
+            return "infinite or NaN entries are in the wrong places"
+        a, e = answer[finite_e], expected[finite_e]
+    if not e.size:
         return None
-    a, e = answer[both].astype(np.float64), expected[both].astype(np.float64)
     scale = max(float(np.abs(e).max()), 1e-300)
-    err = float(np.abs(a - e).max()) / scale
+    err = float(np.abs(a.astype(np.float64, copy=False) - e.astype(np.float64, copy=False)).max()) / scale
     if err <= tol:
         return None
     return f"right shape and dtype, but values differ (max relative error {err:.1e}, tolerance {tol:.0e})"
@@ -129,7 +137,7 @@ def case_mismatch(answer, expected, case: Case, tol: float, names: tuple[str, ..
         return f"raised {answer.describe()}"
     if isinstance(expected, (Raised, Broken, NotAttempted)):  # a broken reference, never the learner's fault
         return f"the reference itself failed on this case ({expected!r}); please report it"
-    return value_mismatch(answer, expected, tol, names, array_inputs(case.args))
+    return value_mismatch(answer, expected, tol, names, case.array_inputs)
 
 
 MAX_RAISE_MESSAGE = 300  # a message, not a bag of every number and keyword a case might ask for

@@ -3,6 +3,7 @@ check(), the stub generator, the batch grader and the student release."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 import zlib
 from dataclasses import dataclass, field
 from typing import Callable
@@ -25,8 +26,19 @@ class Case:
     mention: tuple[str, ...] = ()
     about: str = ""  # what the case probes, safe to show ("a sequence past the block size")
 
+    @functools.cached_property
+    def array_inputs(self) -> tuple[tuple[str, np.dtype], ...]:
+        """(argument name, dtype) of every array among the arguments (a dict's arrays by its
+        name), found once per case: every answer judged asks again."""
+        found = []
+        for name, value in self.args.items():
+            for a in arrays_in(value):
+                if (name, a.dtype) not in found:
+                    found.append((name, a.dtype))
+        return tuple(found)
+
     def tolerance(self, base: float) -> float:
-        dtypes = {v.dtype for v in arrays_in(self.args)}
+        dtypes = {dtype for _, dtype in self.array_inputs}
         return max(base, FLOAT32_TOL) if np.dtype(np.float32) in dtypes else base
 
 

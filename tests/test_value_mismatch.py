@@ -1,0 +1,58 @@
+"""judge.value_mismatch on arrays and numbers, against a definition written out element by element."""
+import math
+
+import numpy as np
+import pytest
+
+from grader.judging.judge import value_mismatch
+
+
+def by_definition(answer: np.ndarray, expected: np.ndarray, tol: float) -> str | None:
+    """The rule for float arrays of one shape and dtype, one element at a time in Python floats."""
+    pairs = [(float(a), float(e)) for a, e in zip(answer.ravel(), expected.ravel())]
+    bad = sum(1 for a, e in pairs if math.isfinite(e) and not math.isfinite(a))
+    if bad:
+        return f"{bad} value(s) are NaN or infinite where finite values were expected"
+    if any(not math.isfinite(e) and not (a == e or (math.isnan(a) and math.isnan(e))) for a, e in pairs):
+        return "infinite or NaN entries are in the wrong places"
+    finite = [(a, e) for a, e in pairs if math.isfinite(e)]
+    if not finite:
+        return None
+    err = max(abs(a - e) for a, e in finite) / max(max(abs(e) for _, e in finite), 1e-300)
+    if err <= tol:
+        return None
+    return f"right shape and dtype, but values differ (max relative error {err:.1e}, tolerance {tol:.0e})"
+
+
+def random_pair(rng):
+    shape = tuple(int(n) for n in rng.integers(0, 4, size=rng.integers(0, 3)))
+    dtype = rng.choice([np.float16, np.float32, np.float64])
+    expected = np.array(rng.standard_normal(shape), dtype=dtype)
+    noise = rng.standard_normal(shape) * rng.choice([0.0, 1e-9, 1e-5, 1e-2, 1.0])
+    answer = np.array(expected + noise, dtype=dtype)
+    for arr in (answer, expected):  # NaNs and infinities, sometimes in both at one place
+        if arr.size and rng.random() < 0.4:
+            for _ in range(rng.integers(1, 3)):
+                arr[tuple(int(rng.integers(0, n)) for n in shape)] = rng.choice([np.nan, np.inf, -np.inf])
+    if rng.random() < 0.2:
+        answer = expected.copy()
+    return answer, expected
+
+
+def test_float_arrays_are_judged_by_the_definition():
+    rng = np.random.default_rng(0)
+    verdicts = set()
+    for _ in range(3000):
+        answer, expected = random_pair(rng)
+        tol = float(rng.choice([1e-12, 1e-6, 1e-3]))
+        got = value_mismatch(answer, expected, tol)
+        assert got == by_definition(answer, expected, tol), (answer, expected, tol)
+        verdicts.add(got and ("count" if got[0].isdigit() else got.split(" ")[0]))
+    assert verdicts == {None, "count", "infinite", "right"}  # the pairs reach every verdict
+
+
+@pytest.mark.parametrize("answer", [np.complex128(1 + 2j), np.complex64(1)])
+def test_a_complex_number_where_a_real_one_is_expected_fails(answer):
+    # compared as floats, 1 + 2j would pass as 1.0
+    assert value_mismatch(answer, 1.0, 1e-6) == f"returned a {type(answer).__name__}; expected a real number"
+    assert value_mismatch(1 + 0j, 1.0, 1e-6) == "returned a complex; expected a number"
