@@ -147,19 +147,32 @@ def corpus_documents(root: Path | None = None) -> list[str]:
     Documents shorter than MIN_DOC_CHARS are dropped, and a document equal to an
     earlier one (after normalisation) is kept once, so no text sits in both splits.
     """
-    return list(_corpus(Path(root or stdlib_dir())))
+    return list(_documents(Path(root or stdlib_dir())))
+
+
+def corpus_texts(root: Path | None = None) -> list[str]:
+    """What the documents are made from, as read: the Zen, then every docstring of
+    CORPUS_MODULES in module order, before normalising, the length filter and repeats."""
+    return list(_texts(Path(root or stdlib_dir())))
 
 
 @functools.lru_cache(maxsize=4)
-def _corpus(root: Path) -> tuple[str, ...]:
+def _documents(root: Path) -> tuple[str, ...]:
+    docs = dict.fromkeys(doc for doc in (normalise(text).strip() for text in _texts(root))
+                         if len(doc) >= MIN_DOC_CHARS)   # a dict keeps the first of equal documents
+    return tuple(docs)
+
+
+@functools.lru_cache(maxsize=4)
+def _texts(root: Path) -> tuple[str, ...]:
     # parsing ~600 files takes seconds: once per process (lru_cache), once per machine (the cache)
     sources = _corpus_sources(root)
     key = _corpus_key(root, [root / "this.py", *sources])
-    docs = _cached_corpus(key)
-    if docs is None:
-        docs = _parse_corpus(root, sources)
-        _store_corpus(key, docs)
-    return docs
+    texts = _cached_texts(key)
+    if texts is None:
+        texts = _parse_texts(root, sources)
+        _store_texts(key, texts)
+    return texts
 
 
 def _corpus_sources(root: Path) -> list[Path]:
@@ -186,18 +199,18 @@ def _corpus_cache_file(key: str) -> Path:
     return cache_dir() / "corpus" / f"{key[:32]}.json"
 
 
-def _cached_corpus(key: str) -> tuple[str, ...] | None:
-    """The documents stored under key; None (parse again) for a missing, damaged or other key's file."""
+def _cached_texts(key: str) -> tuple[str, ...] | None:
+    """The texts stored under key; None (parse again) for a missing, damaged or other key's file."""
     try:
         stored = json.loads(_corpus_cache_file(key).read_text(encoding="utf-8"))
-        docs = stored["docs"]
+        texts = stored["texts"]
     except (OSError, RuntimeError, ValueError, KeyError, TypeError):  # RuntimeError: no home folder
         return None
-    ok = stored.get("key") == key and isinstance(docs, list) and all(isinstance(d, str) for d in docs)
-    return tuple(docs) if ok else None
+    ok = stored.get("key") == key and isinstance(texts, list) and all(isinstance(t, str) for t in texts)
+    return tuple(texts) if ok else None
 
 
-def _store_corpus(key: str, docs: tuple[str, ...]) -> None:
+def _store_texts(key: str, texts: tuple[str, ...]) -> None:
     """Written whole or not at all (a temporary file renamed); a cache it cannot write is skipped."""
     temporary = None
     try:
@@ -205,28 +218,22 @@ def _store_corpus(key: str, docs: tuple[str, ...]) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent, delete=False) as f:
             temporary = Path(f.name)
-            json.dump({"key": key, "docs": list(docs)}, f)
+            json.dump({"key": key, "texts": list(texts)}, f)
         os.replace(temporary, path)
     except (OSError, RuntimeError):  # read-only, full, no home folder: the next run parses again
         if temporary is not None:
             temporary.unlink(missing_ok=True)
 
 
-def _parse_corpus(root: Path, sources: list[Path]) -> tuple[str, ...]:
-    raw = [zen_of_python(root)]
+def _parse_texts(root: Path, sources: list[Path]) -> tuple[str, ...]:
+    texts = [zen_of_python(root)]
     for path in sources:
-        raw.extend(_docstrings(path))
-    docs, seen = [], set()
-    for text in raw:
-        doc = normalise(text).strip()
-        if len(doc) >= MIN_DOC_CHARS and doc not in seen:
-            seen.add(doc)
-            docs.append(doc)
-    if sum(map(len, docs)) < 100_000:
-        raise RuntimeError(f"only {sum(map(len, docs))} characters of docstrings under {root}: this "
+        texts.extend(_docstrings(path))
+    if sum(map(len, texts)) < 100_000:
+        raise RuntimeError(f"only {sum(map(len, texts))} characters of docstrings under {root}: this "
                            "Python ships without its standard library's .py sources (an embedded or "
                            "stripped build); use a regular CPython installation")
-    return tuple(docs)
+    return tuple(texts)
 
 
 def corpus_fingerprint(docs: list[str]) -> str:

@@ -46,23 +46,40 @@ def test_corpus_is_the_zen_and_docstrings_within_55_characters():
 
 
 # ------------------------------------------------------------------ the corpus cache
+def clear_process_caches():
+    data._texts.cache_clear()
+    data._documents.cache_clear()
+
+
 def test_the_corpus_served_is_the_parse_of_the_sources():
     """Whatever the cache holds (another process of this run may have written it), the corpus is
     what parsing the sources gives now."""
-    data._corpus.cache_clear()
-    served = data.corpus_documents()
+    clear_process_caches()
+    served, texts = data.corpus_documents(), data.corpus_texts()
     root = data.stdlib_dir()
     sources = data._corpus_sources(root)
-    assert tuple(served) == data._parse_corpus(root, sources)
-    # and it was kept for the next process, under the key of these very sources
+    parsed = data._parse_texts(root, sources)
+    assert tuple(texts) == parsed
+    # the documents: normalised, at least MIN_DOC_CHARS long, each once (the first kept)
+    documents = []
+    for text in parsed:
+        doc = data.normalise(text).strip()
+        if len(doc) >= data.MIN_DOC_CHARS and doc not in documents:
+            documents.append(doc)
+    assert served == documents
+    # and the texts were kept for the next process, under the key of these very sources
     key = data._corpus_key(root, [root / "this.py", *sources])
-    assert json.loads(data._corpus_cache_file(key).read_text())["docs"] == served
+    assert json.loads(data._corpus_cache_file(key).read_text())["texts"] == texts
+
+
+def parse_text(n: int) -> str:
+    return f"parse {n}, a docstring long enough to be kept"
 
 
 @pytest.fixture
 def small_stdlib(tmp_path, monkeypatch):
     """A standard library of two files, a cache of its own, and a parse that counts its calls
-    (the n-th parse returns ("parse n",), so a served corpus says which parse made it)."""
+    (the n-th parse returns (parse_text(n),), so a served corpus says which parse made it)."""
     root = tmp_path / "lib"
     root.mkdir()
     shutil.copyfile(data.stdlib_dir() / "this.py", root / "this.py")
@@ -73,46 +90,48 @@ def small_stdlib(tmp_path, monkeypatch):
     def counted_parse(parsed_root, sources):
         assert parsed_root == root and sources == [root / "abc.py"]
         parses.append(1)
-        return (f"parse {len(parses)}",)
+        return (parse_text(len(parses)),)
 
-    monkeypatch.setattr(data, "_parse_corpus", counted_parse)
-    data._corpus.cache_clear()
+    monkeypatch.setattr(data, "_parse_texts", counted_parse)
+    clear_process_caches()
     yield root, tmp_path / "cache" / "corpus"
-    data._corpus.cache_clear()
+    clear_process_caches()
 
 
 def served(root):
-    data._corpus.cache_clear()  # a new process: only the cache on disk is shared
+    clear_process_caches()  # a new process: only the cache on disk is shared
     return data.corpus_documents(root)
 
 
 def test_the_corpus_is_parsed_once_then_read_from_the_cache(small_stdlib):
     root, folder = small_stdlib
-    assert served(root) == ["parse 1"] and len(list(folder.glob("*.json"))) == 1
-    assert served(root) == ["parse 1"] and served(root) == ["parse 1"]
+    assert served(root) == [parse_text(1)] and len(list(folder.glob("*.json"))) == 1
+    assert served(root) == [parse_text(1)] and served(root) == [parse_text(1)]
 
 
 def test_a_changed_source_or_another_python_is_parsed_again(small_stdlib, monkeypatch):
     root, _ = small_stdlib
-    assert served(root) == ["parse 1"]
+    assert served(root) == [parse_text(1)]
     with open(root / "abc.py", "a") as f:
         f.write("# an edit\n")
-    assert served(root) == ["parse 2"]
+    assert served(root) == [parse_text(2)]
     monkeypatch.setattr(data.sys, "version", "3.11.99 (another build)")
-    assert served(root) == ["parse 3"]
+    assert served(root) == [parse_text(3)]
 
 
 def test_a_damaged_cache_file_is_parsed_again_and_replaced(small_stdlib):
     root, folder = small_stdlib
     served(root)
     (cached,) = folder.glob("*.json")
-    for damage in ("", "{not json", json.dumps({"key": "another", "docs": ["x"]}),
-                   json.dumps({"key": json.loads(cached.read_text())["key"], "docs": [1, 2]})):
+    other = "another text, long enough to be a document"
+    for damage in ("", "{not json", json.dumps({"key": "another", "texts": [other]}),
+                   json.dumps({"key": json.loads(cached.read_text())["key"], "texts": [1, 2]}),
+                   json.dumps({"key": json.loads(cached.read_text())["key"], "docs": [other]})):  # before texts
         key = json.loads(cached.read_text())["key"]
         cached.write_text(damage)
         before = served(root)
-        assert before[0].startswith("parse ") and before != ["x"]
-        assert json.loads(cached.read_text()) == {"key": key, "docs": before}
+        assert before[0].startswith("parse ") and before != [other]
+        assert json.loads(cached.read_text()) == {"key": key, "texts": before}
     assert served(root) == before
 
 
@@ -120,7 +139,7 @@ def test_a_cache_it_cannot_write_costs_a_parse_not_an_error(small_stdlib, tmp_pa
     root, _ = small_stdlib
     (tmp_path / "a-file").write_text("")
     monkeypatch.setenv("GPT2COURSE_CACHE", str(tmp_path / "a-file" / "cache"))  # no folder can be made there
-    assert served(root) == ["parse 1"] and served(root) == ["parse 2"]
+    assert served(root) == [parse_text(1)] and served(root) == [parse_text(2)]
     monkeypatch.delenv("GPT2COURSE_CACHE")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     assert data.cache_dir() == tmp_path / "xdg" / "gpt2course"

@@ -67,8 +67,9 @@ STUDENT_MODULES = {
         bridges={"sample_next": "sample_next"}),
     "data.py": StudentModule(  # lesson 08: the corpus, tokenizer and split ship; get_batch is the learner's
         keeps=frozenset({"normalise", "encode", "decode", "stdlib_dir", "_sources", "_docstrings", "zen_of_python",
-                         "corpus_documents", "_corpus", "_corpus_sources", "cache_dir", "_corpus_key",
-                         "_corpus_cache_file", "_cached_corpus", "_store_corpus", "_parse_corpus", "corpus_fingerprint",
+                         "corpus_documents", "corpus_texts", "_documents", "_texts", "_corpus_sources", "cache_dir",
+                         "_corpus_key", "_corpus_cache_file", "_cached_texts", "_store_texts", "_parse_texts",
+                         "corpus_fingerprint",
                          "in_validation", "split_documents", "to_ids", "load_splits"}),
         bridges={"get_batch": "get_batch"}),
     "config.py": StudentModule(
