@@ -15,7 +15,7 @@ from unix_kernels import UnixSocketKernels
 from test_environment import dry_run
 
 
-def test_a_kernel_on_unix_sockets_runs_code_and_listens_on_no_port():
+def test_a_kernel_on_unix_sockets_runs_code_its_sockets_files_in_a_private_folder():
     km, outputs = UnixSocketKernels(kernel_name="python3"), []
     km.start_kernel()
     kc = km.client()
