@@ -19,7 +19,156 @@ LN_EPS = 1e-5
 GELU_C = math.sqrt(2.0 / math.pi)
 
 
-# ----------------------------------------------------------------- validation
+# ----------------------------------------------------------------- parameters
+def param_shapes(config: GPTConfig) -> dict[str, tuple[int, ...]]:
+    d, V, T = config.n_embd, config.vocab_size, config.block_size
+    shapes = {"wte": (V, d), "wpe": (T, d)}
+    for i in range(config.n_layer):
+        p = f"h.{i}."
+        shapes |= {
+            p + "ln_1.weight": (d,), p + "ln_1.bias": (d,),
+            p + "attn.c_attn.weight": (d, 3 * d), p + "attn.c_attn.bias": (3 * d,),
+            p + "attn.c_proj.weight": (d, d), p + "attn.c_proj.bias": (d,),
+            p + "ln_2.weight": (d,), p + "ln_2.bias": (d,),
+            p + "mlp.c_fc.weight": (d, 4 * d), p + "mlp.c_fc.bias": (4 * d,),
+            p + "mlp.c_proj.weight": (4 * d, d), p + "mlp.c_proj.bias": (d,),
+        }
+    shapes |= {"ln_f.weight": (d,), "ln_f.bias": (d,)}
+    return shapes
+
+
+def init_std(name: str, n_layer: int) -> float | None:
+    """GPT-2's init rule for one tensor; None means 'constant' (biases, LayerNorm)."""
+    if name.endswith(".bias") or ".ln_" in name or name.startswith("ln_f"):
+        return None
+    if name.endswith("c_proj.weight"):  # both writers into the residual stream
+        return INIT_STD / math.sqrt(2 * n_layer)
+    return INIT_STD
+
+
+def init_params(config: GPTConfig, seed: int = 0, dtype=np.float64) -> dict[str, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    params = {}
+    for name, shape in param_shapes(config).items():
+        std = init_std(name, config.n_layer)
+        if std is not None:
+            params[name] = (rng.standard_normal(shape) * std).astype(dtype)
+        elif name.endswith("ln_1.weight") or name.endswith("ln_2.weight") or name == "ln_f.weight":
+            params[name] = np.ones(shape, dtype)
+        else:
+            params[name] = np.zeros(shape, dtype)
+    return params
+
+
+def count_params(params: dict) -> int:
+    """Tied head: the dict holds wte once, so a plain sum is the true count."""
+    return sum(int(np.asarray(v).size) for v in params.values())
+
+
+# ----------------------------------------------------------------- the layers
+def embed(wte: np.ndarray, wpe: np.ndarray, idx: np.ndarray) -> np.ndarray:
+    """(V, d), (T_max, d), ids (..., T) -> (..., T, d): a token's row plus its position's row."""
+    idx = check_token_ids(idx, wte.shape[0], wpe.shape[0])
+    T = idx.shape[-1]
+    return wte[idx] + wpe[:T]
+
+
+def layer_norm(x, weight, bias, eps: float = LN_EPS):
+    mean = x.mean(axis=-1, keepdims=True)
+    var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)  # population variance
+    return (x - mean) / np.sqrt(var + eps) * weight + bias
+
+
+def gelu_tanh(x):
+    cube = x * x * x  # not x**3: NumPy's float32 power is tens of times slower
+    return 0.5 * x * (1.0 + np.tanh(GELU_C * (x + 0.044715 * cube)))
+
+
+def softmax(z, axis: int = -1):
+    z = z - z.max(axis=axis, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+def split_heads(x, n_head: int):
+    """(..., T, d) -> (..., h, T, d_k): reshape, then move the head axis."""
+    *lead, T, d = x.shape
+    x = x.reshape(*lead, T, n_head, d // n_head)  # (..., T, h, d_k): head i owns columns i*d_k..
+    return np.swapaxes(x, -3, -2)                  # (..., h, T, d_k)
+
+
+def merge_heads(x):
+    """(..., h, T, d_k) -> (..., T, d): the inverse of split_heads."""
+    *lead, h, T, dk = x.shape
+    x = np.swapaxes(x, -3, -2)            # (..., T, h, d_k)
+    return x.reshape(*lead, T, h * dk)    # (..., T, d): heads side by side again
+
+
+def causal_mask(T: int) -> np.ndarray:
+    """True where key j may be seen from query t, i.e. j <= t."""
+    return np.tril(np.ones((T, T), dtype=bool))
+
+
+def attention_weights(q, k):
+    T, dk = q.shape[-2], q.shape[-1]
+    scores = (q @ np.swapaxes(k, -1, -2)) / math.sqrt(dk)  # (..., h, T, T): sqrt(d_k), not sqrt(d)
+    scores = np.where(causal_mask(T), scores, -np.inf)     # (..., h, T, T); -inf is safe: the
+                                                           # diagonal keeps every row non-empty
+    return softmax(scores, axis=-1)                        # (..., h, T, T): rows sum to 1 over keys
+
+
+def causal_self_attention(x, w_qkv, b_qkv, w_o, b_o, n_head: int):
+    d = x.shape[-1]
+    if d % n_head:
+        raise ValueError(f"width {d} is not divisible by n_head={n_head}")
+    qkv = x @ w_qkv + b_qkv                                # (..., T, 3d): one fused projection
+    q, k, v = np.split(qkv, 3, axis=-1)                    # 3 x (..., T, d): columns [q | k | v]
+    q, k, v = (split_heads(t, n_head) for t in (q, k, v))  # 3 x (..., h, T, d_k)
+    y = attention_weights(q, k) @ v                        # (..., h, T, T) @ (..., h, T, d_k)
+    return merge_heads(y) @ w_o + b_o                      # (..., T, d) @ (d, d) -> (..., T, d)
+
+
+def mlp(x, w_fc, b_fc, w_proj, b_proj):
+    """(..., T, d) -> (..., T, 4d) through GELU -> (..., T, d)."""
+    return gelu_tanh(x @ w_fc + b_fc) @ w_proj + b_proj
+
+
+def block(x, params: dict, layer: int, n_head: int):
+    """(..., T, d) -> (..., T, d): pre-LN attention, then pre-LN MLP, each added to the stream."""
+    p = lambda name: params[f"h.{layer}.{name}"]  # noqa: E731
+    a = layer_norm(x, p("ln_1.weight"), p("ln_1.bias"))
+    x = x + causal_self_attention(a, p("attn.c_attn.weight"), p("attn.c_attn.bias"),
+                                  p("attn.c_proj.weight"), p("attn.c_proj.bias"), n_head)
+    m = layer_norm(x, p("ln_2.weight"), p("ln_2.bias"))
+    return x + mlp(m, p("mlp.c_fc.weight"), p("mlp.c_fc.bias"),
+                   p("mlp.c_proj.weight"), p("mlp.c_proj.bias"))
+
+
+# ----------------------------------------------------------------- the model
+def hidden_states(params: dict, idx, n_head: int):
+    """The residual stream after the final LayerNorm, shape (..., T, d)."""
+    config = config_from_params(params, n_head)
+    check_params(params, config)
+    x = embed(params["wte"], params["wpe"], idx)
+    for layer in range(config.n_layer):
+        x = block(x, params, layer, n_head)
+    return layer_norm(x, params["ln_f.weight"], params["ln_f.bias"])
+
+
+def gpt_logits(params: dict, idx, n_head: int):
+    """Logits (..., T, V); position t scores the token at t + 1. Tied head: h @ wte.T."""
+    return hidden_states(params, idx, n_head) @ params["wte"].T
+
+
+def cross_entropy(logits, targets):
+    """Mean negative log-likelihood of integer targets under the logits."""
+    z = logits - logits.max(axis=-1, keepdims=True)
+    logp = z - np.log(np.exp(z).sum(axis=-1, keepdims=True))
+    picked = np.take_along_axis(logp, targets[..., None], axis=-1)
+    return -picked.mean()
+
+
+# ----------------------------------------------------------------- input checks
 def check_token_ids(idx, vocab_size: int, block_size: int) -> np.ndarray:
     """Return idx as an array after checking everything a lookup needs."""
     if not isinstance(idx, np.ndarray):
@@ -101,148 +250,3 @@ def check_params(params: dict, config: GPTConfig) -> np.dtype:
         if params[name].shape != shape:
             raise ValueError(f"{name} has shape {params[name].shape}, expected {shape}")
     return dtypes.pop()
-
-
-# ----------------------------------------------------------------- parameters
-def param_shapes(config: GPTConfig) -> dict[str, tuple[int, ...]]:
-    d, V, T = config.n_embd, config.vocab_size, config.block_size
-    shapes = {"wte": (V, d), "wpe": (T, d)}
-    for i in range(config.n_layer):
-        p = f"h.{i}."
-        shapes |= {
-            p + "ln_1.weight": (d,), p + "ln_1.bias": (d,),
-            p + "attn.c_attn.weight": (d, 3 * d), p + "attn.c_attn.bias": (3 * d,),
-            p + "attn.c_proj.weight": (d, d), p + "attn.c_proj.bias": (d,),
-            p + "ln_2.weight": (d,), p + "ln_2.bias": (d,),
-            p + "mlp.c_fc.weight": (d, 4 * d), p + "mlp.c_fc.bias": (4 * d,),
-            p + "mlp.c_proj.weight": (4 * d, d), p + "mlp.c_proj.bias": (d,),
-        }
-    shapes |= {"ln_f.weight": (d,), "ln_f.bias": (d,)}
-    return shapes
-
-
-def init_std(name: str, n_layer: int) -> float | None:
-    """GPT-2's init rule for one tensor; None means 'constant' (biases, LayerNorm)."""
-    if name.endswith(".bias") or ".ln_" in name or name.startswith("ln_f"):
-        return None
-    if name.endswith("c_proj.weight"):  # both writers into the residual stream
-        return INIT_STD / math.sqrt(2 * n_layer)
-    return INIT_STD
-
-
-def init_params(config: GPTConfig, seed: int = 0, dtype=np.float64) -> dict[str, np.ndarray]:
-    rng = np.random.default_rng(seed)
-    params = {}
-    for name, shape in param_shapes(config).items():
-        std = init_std(name, config.n_layer)
-        if std is not None:
-            params[name] = (rng.standard_normal(shape) * std).astype(dtype)
-        elif name.endswith("ln_1.weight") or name.endswith("ln_2.weight") or name == "ln_f.weight":
-            params[name] = np.ones(shape, dtype)
-        else:
-            params[name] = np.zeros(shape, dtype)
-    return params
-
-
-def count_params(params: dict) -> int:
-    """Tied head: the dict holds wte once, so a plain sum is the true count."""
-    return sum(int(np.asarray(v).size) for v in params.values())
-
-
-# ----------------------------------------------------------------- the layers
-def embed(wte: np.ndarray, wpe: np.ndarray, idx: np.ndarray) -> np.ndarray:
-    idx = check_token_ids(idx, wte.shape[0], wpe.shape[0])
-    T = idx.shape[-1]
-    return wte[idx] + wpe[:T]
-
-
-def layer_norm(x, weight, bias, eps: float = LN_EPS):
-    mean = x.mean(axis=-1, keepdims=True)
-    var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)  # population variance
-    return (x - mean) / np.sqrt(var + eps) * weight + bias
-
-
-def gelu_tanh(x):
-    cube = x * x * x  # not x**3: NumPy's float32 power is tens of times slower
-    return 0.5 * x * (1.0 + np.tanh(GELU_C * (x + 0.044715 * cube)))
-
-
-def softmax(z, axis: int = -1):
-    z = z - z.max(axis=axis, keepdims=True)
-    e = np.exp(z)
-    return e / e.sum(axis=axis, keepdims=True)
-
-
-def split_heads(x, n_head: int):
-    """(..., T, d) -> (..., h, T, d_k): reshape, then move the head axis."""
-    *lead, T, d = x.shape
-    x = x.reshape(*lead, T, n_head, d // n_head)  # (..., T, h, d_k): head i owns columns i*d_k..
-    return np.swapaxes(x, -3, -2)                  # (..., h, T, d_k)
-
-
-def merge_heads(x):
-    """(..., h, T, d_k) -> (..., T, d): the inverse of split_heads."""
-    *lead, h, T, dk = x.shape
-    x = np.swapaxes(x, -3, -2)            # (..., T, h, d_k)
-    return x.reshape(*lead, T, h * dk)    # (..., T, d): heads side by side again
-
-
-def causal_mask(T: int) -> np.ndarray:
-    """True where key j may be seen from query t, i.e. j <= t."""
-    return np.tril(np.ones((T, T), dtype=bool))
-
-
-def attention_weights(q, k):
-    T, dk = q.shape[-2], q.shape[-1]
-    scores = (q @ np.swapaxes(k, -1, -2)) / math.sqrt(dk)  # (..., h, T, T): sqrt(d_k), not sqrt(d)
-    scores = np.where(causal_mask(T), scores, -np.inf)     # (..., h, T, T); -inf is safe: the
-                                                           # diagonal keeps every row non-empty
-    return softmax(scores, axis=-1)                        # (..., h, T, T): rows sum to 1 over keys
-
-
-def causal_self_attention(x, w_qkv, b_qkv, w_o, b_o, n_head: int):
-    d = x.shape[-1]
-    if d % n_head:
-        raise ValueError(f"width {d} is not divisible by n_head={n_head}")
-    qkv = x @ w_qkv + b_qkv                                # (..., T, 3d): one fused projection
-    q, k, v = np.split(qkv, 3, axis=-1)                    # 3 x (..., T, d): columns [q | k | v]
-    q, k, v = (split_heads(t, n_head) for t in (q, k, v))  # 3 x (..., h, T, d_k)
-    y = attention_weights(q, k) @ v                        # (..., h, T, T) @ (..., h, T, d_k)
-    return merge_heads(y) @ w_o + b_o                      # (..., T, d) @ (d, d) -> (..., T, d)
-
-
-def mlp(x, w_fc, b_fc, w_proj, b_proj):
-    return gelu_tanh(x @ w_fc + b_fc) @ w_proj + b_proj
-
-
-def block(x, params: dict, layer: int, n_head: int):
-    p = lambda name: params[f"h.{layer}.{name}"]  # noqa: E731
-    a = layer_norm(x, p("ln_1.weight"), p("ln_1.bias"))
-    x = x + causal_self_attention(a, p("attn.c_attn.weight"), p("attn.c_attn.bias"),
-                                  p("attn.c_proj.weight"), p("attn.c_proj.bias"), n_head)
-    m = layer_norm(x, p("ln_2.weight"), p("ln_2.bias"))
-    return x + mlp(m, p("mlp.c_fc.weight"), p("mlp.c_fc.bias"),
-                   p("mlp.c_proj.weight"), p("mlp.c_proj.bias"))
-
-
-def hidden_states(params: dict, idx, n_head: int):
-    """The residual stream after the final LayerNorm, shape (..., T, d)."""
-    config = config_from_params(params, n_head)
-    check_params(params, config)
-    x = embed(params["wte"], params["wpe"], idx)
-    for layer in range(config.n_layer):
-        x = block(x, params, layer, n_head)
-    return layer_norm(x, params["ln_f.weight"], params["ln_f.bias"])
-
-
-def gpt_logits(params: dict, idx, n_head: int):
-    """Logits (..., T, V); position t scores the token at t + 1. Tied head: h @ wte.T."""
-    return hidden_states(params, idx, n_head) @ params["wte"].T
-
-
-def cross_entropy(logits, targets):
-    """Mean negative log-likelihood of integer targets under the logits."""
-    z = logits - logits.max(axis=-1, keepdims=True)
-    logp = z - np.log(np.exp(z).sum(axis=-1, keepdims=True))
-    picked = np.take_along_axis(logp, targets[..., None], axis=-1)
-    return -picked.mean()

@@ -15,8 +15,7 @@ from torch import nn
 
 from . import checkpoint, loading
 from .config import GPTConfig
-
-LN_EPS = 1e-5
+from .numpy_gpt import LN_EPS  # one epsilon for both models
 
 
 class CausalSelfAttention(nn.Module):
