@@ -412,3 +412,24 @@ def test_bundle_ships_the_lock_and_pins_its_versions(bundle):
     readme = (bundle / "README.md").read_text()
     assert "--require-hashes --no-deps -r requirements.lock" in readme
     assert "-r torch-cpu.lock" in readme and "torch==2.13.0" in readme and "TORCH_VERSION" not in readme
+
+
+def test_the_release_looks_stored_outputs_up_as_they_were_stored(bundle):
+    """lesson_cells stores each lesson cell's outputs under the runtime's cell_key at build time;
+    the release's gpt2course/ runs a copy of that runtime, and finds every stored cell by it."""
+    from grader.release.bundle import RUNTIME, RUNTIME_FILES
+
+    for name in RUNTIME_FILES:
+        assert (bundle / "gpt2course" / name).read_bytes() == (RUNTIME / name).read_bytes(), name
+    proc = run_in_bundle(bundle, """
+import json
+from pathlib import Path
+from grader import notebook as nbk
+from gpt2course.student_cells import STORED, cell_key
+stored = json.loads(STORED.read_text())
+keys = {cell_key(nbk.cell_source(c)) for p in sorted(Path("notebooks").glob("*.ipynb"))
+        for c in nbk.read(p).cells if c.cell_type == "code" and c.get("outputs")}
+assert keys and keys == set(stored), (len(keys), len(stored))
+print(len(keys))
+""")
+    assert proc.returncode == 0, proc.stderr

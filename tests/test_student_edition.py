@@ -12,7 +12,7 @@ import pytest
 from nbclient import NotebookClient
 
 from grader import notebook as nbk
-from gpt2course import cell_names, student_cells
+from grader.release.runtime import cell_names, student_cells
 
 from conftest import ROOT, browser_problem, solved_edition
 from unix_kernels import AsyncUnixSocketKernels

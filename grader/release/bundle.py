@@ -30,9 +30,13 @@ STUDENT_GRADER_FILES = ("__init__.py", "notebook.py", "cell_code.py", "checking/
                         "judging/naming.py", "judging/outcomes.py", "judging/seeds.py", "judging/wire.py",
                         "judging/registry.py", "judging/stats.py", "judging/sampling_judge.py",
                         "judging/forms.py")
+# The student edition's runtime (runtime/): copied into the release's gpt2course/, where the
+# modules below call it (`from . import student as _student`); the full course never imports it.
+RUNTIME = Path(__file__).with_name("runtime")
+RUNTIME_FILES = ("student.py", "student_cells.py", "cell_names.py")
 # The course's own code in the student edition. In each module listed here,
-# functions that are exercises call the learner's own version (gpt2course/student.py
-# reads it from their exercise notebook); bookkeeping ships as it is; every other
+# functions that are exercises call the learner's own version (the release's gpt2course/student.py,
+# from runtime/, reads it from their exercise notebook); bookkeeping ships as it is; every other
 # function is a piece of an exercise's answer and is left out. Modules not listed
 # ship unchanged (they hold no exercise's answer).
 @dataclass(frozen=True)
@@ -279,6 +283,8 @@ def build_release(out: Path, force: bool = False) -> Path:
     write_exercises(out / "exercises")
     package = out / "gpt2course"
     shutil.copytree(ROOT / "gpt2course", package, ignore=shutil.ignore_patterns("__pycache__"))
+    for name in RUNTIME_FILES:
+        shutil.copy2(RUNTIME / name, package / name)
     for name, spec in STUDENT_MODULES.items():
         module = package / name
         module.write_text(student_module(module.read_text(), name, spec))

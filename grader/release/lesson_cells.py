@@ -1,6 +1,6 @@
 """What the student release does to the lessons: a first cell saying they run on the
 learner's code, and the course's outputs of every cell, stored for the cells that
-wait for an unfinished exercise (gpt2course/student_cells.py shows them).
+wait for an unfinished exercise (runtime/student_cells.py shows them in the release).
 
 A stored output is shown long after the kernel that made it is gone, so an
 ipywidgets view in it (lesson 08's tqdm bar, lesson 05's explorer) would point
@@ -18,6 +18,7 @@ from pathlib import Path
 import nbformat
 
 from .. import notebook as nbk
+from .runtime.student_cells import cell_key
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
@@ -44,10 +45,8 @@ def mark_lessons(folder: Path) -> None:
 
 
 def stored_outputs(folder: Path) -> dict[str, list]:
-    """Every lesson cell's outputs, keyed by a hash of its source (gpt2course.student_cells),
-    with widget views stored as text."""
-    from gpt2course.student_cells import cell_key
-
+    """Every lesson cell's outputs, keyed by a hash of its source (the runtime's cell_key, which
+    the release's student_cells looks them up by), with widget views stored as text."""
     stored = {}
     for path in sorted(folder.glob("*.ipynb")):
         nb = nbformat.read(path, as_version=4)

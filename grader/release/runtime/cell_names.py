@@ -1,6 +1,6 @@
 """Which names a notebook cell assigns, and which it reads before assigning them.
 
-The student edition (gpt2course/student_cells.py) needs both: a cell that stops
+The student edition's lesson-cell guard (student_cells.py) needs both: a cell that stops
 at an unfinished exercise leaves the names it had not yet assigned waiting for
 that exercise, and a later cell waits too only if it reads one of them before
 assigning it itself. So the reading follows Python's scopes and order of
