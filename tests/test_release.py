@@ -433,3 +433,24 @@ assert keys and keys == set(stored), (len(keys), len(stored))
 print(len(keys))
 """)
     assert proc.returncode == 0, proc.stderr
+
+
+def test_the_release_templates_are_files_that_parse(bundle):
+    """bundle.py's templates: Python that compiles and TOML that parses, before and after filling."""
+    import ast
+    import tomllib
+
+    from grader.release import bundle as bundle_module
+
+    templates = bundle_module.TEMPLATES
+    loader = (templates / "lessons_init.py").read_text()
+    ast.parse(loader)
+    assert (bundle / "grader" / "lessons" / "__init__.py").read_text() == loader
+    tomllib.loads((templates / "student_pyproject.toml").read_text())
+    shipped = tomllib.loads((bundle / "pyproject.toml").read_text())["project"]
+    assert shipped["dependencies"] and all("==" in d for d in shipped["dependencies"])
+    assert "{{" not in (bundle / "README.md").read_text() + (bundle / "pyproject.toml").read_text()
+    with pytest.raises(ValueError, match="torch_version"):
+        bundle_module.template("student_README.md")
+    with pytest.raises(ValueError, match="no {{colour}}"):
+        bundle_module.template("student_README.md", torch_version="2", colour="red")

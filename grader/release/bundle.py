@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -88,81 +89,9 @@ STUDENT_MODULES = {
 HIDDEN_BODY = ('raise NotImplementedError("{module}.{name} is part of an exercise\'s answer, so the student '
                'edition leaves it out. The exercises themselves (numpy_gpt.embed, numpy_gpt.block, ...) run '
                'your own code.")')
-LOADER = """\"\"\"Student release: exercises rebuilt from stored public data (no reference code).\"\"\"
-import json
-from pathlib import Path
-
-from gpt2course.config import GPTConfig
-
-from ..judging import wire
-from ..judging.judge import Raised
-from ..judging.registry import Case, Exercise, Mistake, register
-from ..judging.sampling_judge import draws_judge, scalar_judge
-from ..judging.stats import Summary, init_judge
-
-DATA = Path(__file__).with_name("data")
-JUDGES = {"init_stats": init_judge, "draws": draws_judge, "scalar": scalar_judge}
-
-
-def _answer(tree, load):
-    if isinstance(tree, dict) and "raised" in tree:
-        r = tree["raised"]
-        return Raised(r["type"], tuple(r["bases"]), r["message"])
-    if isinstance(tree, dict) and "none" in tree:
-        return None
-    if isinstance(tree, dict) and "summary" in tree:
-        return Summary(tree["summary"])
-    return wire.decode(tree, load, GPTConfig)
-
-
-class _Stored(dict):
-    \"\"\"One exercise's stored answers, decoded when check() first asks for them.\"\"\"
-
-    def __init__(self, entry, load):
-        super().__init__()
-        self.entry, self.load = entry, load
-
-    def __missing__(self, key):
-        if key not in ("expected", "mistakes"):
-            raise KeyError(key)
-        self["expected"] = [_answer(t, self.load) for t in self.entry["expected"]]
-        self["mistakes"] = {m["name"]: [_answer(t, self.load) for t in m["answers"]]
-                            for m in self.entry["mistakes"]}
-        return self[key]
-
-
-def _public_cases(entry, load):
-    decoded = []
-
-    def cases():
-        if not decoded:
-            decoded.extend(Case(wire.decode(c["args"], load, GPTConfig), True, c["raises"],
-                                tuple(c["mention"]), c["about"]) for c in entry["cases"])
-        return decoded
-    return cases
-
-
-def _load():
-    # each exercise's data is decoded on first use: the first check() in a kernel stays quick
-    load = wire.folder_loader(str(DATA))
-    for entry in json.loads((DATA / "index.json").read_text()):
-        register(Exercise(
-            name=entry["name"], lesson=entry["lesson"], reference=None,
-            uses=tuple(entry["uses"]), judge=JUDGES.get(entry["judge"]),
-            public_cases=_public_cases(entry, load), hidden_cases=lambda rng: [],
-            mistakes=[Mistake(m["name"], m["explanation"], None) for m in entry["mistakes"]],
-            tolerance=entry["tolerance"], points=entry["points"],
-            hints=tuple(entry["hints"]), returns=tuple(entry["returns"]),
-            stored=_Stored(entry, load),
-        ))
-
-
-def load(until=None):
-    \"\"\"Every exercise is registered when this module is imported; its data is read on first use.\"\"\"
-
-
-_load()
-"""
+# The release's files that are not the course's: grader/lessons/__init__.py (lessons_init.py),
+# README.md (student_README.md) and pyproject.toml (student_pyproject.toml), filled in by template().
+TEMPLATES = Path(__file__).with_name("templates")
 
 
 def encode_answer(answer, enc: wire.Encoder, statistical: bool = False):
@@ -297,7 +226,7 @@ def build_release(out: Path, force: bool = False) -> Path:
     for name in STUDENT_GRADER_FILES:
         (student / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(ROOT / "grader" / name, student / name)
-    (student / "lessons" / "__init__.py").write_text(LOADER)
+    (student / "lessons" / "__init__.py").write_text(template("lessons_init.py"), encoding="utf-8")
     enc = wire.Encoder(str(student / "lessons" / "data"), "p")
     entries = [exercise_entry(e, enc) for e in registry.load_all().values()]
     (student / "lessons" / "data" / "index.json").write_text(json.dumps(entries, indent=1))
@@ -305,10 +234,25 @@ def build_release(out: Path, force: bool = False) -> Path:
     rest, torch = lock_parts(LOCK.read_text())
     (out / "requirements.lock").write_text(rest)
     (out / "torch-cpu.lock").write_text(torch)
-    (out / "README.md").write_text(STUDENT_README.replace("TORCH_VERSION", locked_versions()["torch"]))
-    (out / "pyproject.toml").write_text(student_pyproject())
+    (out / "README.md").write_text(template("student_README.md", torch_version=locked_versions()["torch"]),
+                                   encoding="utf-8")
+    (out / "pyproject.toml").write_text(student_pyproject(), encoding="utf-8")
     add_launcher(out)
     return out
+
+
+def template(name: str, **values: str) -> str:
+    """templates/NAME with each {{key}} replaced by its value; every key must be there, and
+    no {{...}} may be left over."""
+    text = (TEMPLATES / name).read_text(encoding="utf-8")
+    for key, value in values.items():
+        token = "{{" + key + "}}"
+        if token not in text:
+            raise ValueError(f"templates/{name} has no {token}")
+        text = text.replace(token, value)
+    if left := re.findall(r"\{\{\w+\}\}", text):
+        raise ValueError(f"templates/{name}: no value for {', '.join(sorted(set(left)))}")
+    return text
 
 
 def add_launcher(out: Path) -> None:
@@ -337,8 +281,6 @@ def lock_parts(text: str) -> tuple[str, str]:
 
 def locked_versions() -> dict[str, str]:
     """name -> public version (torch 2.13.0+cpu -> 2.13.0, which any build of it satisfies)."""
-    import re
-
     pins = re.findall(r"^([A-Za-z0-9_.-]+)==([^\s+]+)", LOCK.read_text(), re.M)
     return {name.lower().replace("_", "-"): version for name, version in pins}
 
@@ -353,64 +295,7 @@ def student_pyproject() -> str:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     pins = locked_versions()
     names = [Requirement(d).name for d in project["dependencies"]]
-    deps = ",\n".join(f'    "{n}=={pins[n.lower().replace("_", "-")]}"' for n in names)
-    return f"""[build-system]
-requires = ["setuptools>=64"]
-build-backend = "setuptools.build_meta"
-
-[project]
-name = "gpt2-exactly-student"
-version = "{project['version']}"
-requires-python = "{project['requires-python']}"
-dependencies = [
-{deps},
-]
-
-[tool.setuptools.packages.find]
-include = ["grader*", "gpt2course*"]
-
-[tool.setuptools.package-data]
-"grader.lessons" = ["data/*"]
-gpt2course = ["*.json", "checkpoints/*.json", "checkpoints/tiny/*"]
-"""
-
-
-STUDENT_README = """# GPT-2, exactly: student edition
-
-Set up once, from this folder, then open the course:
-
-```bash
-python -m venv .venv
-.venv/bin/pip install --require-hashes --no-deps -r requirements.lock
-.venv/bin/pip install --require-hashes --no-deps -r torch-cpu.lock --extra-index-url https://download.pytorch.org/whl/cpu
-.venv/bin/pip install --no-deps -e .
-.venv/bin/python open_course.py
-```
-
-The two lock files hold the exact versions the course was tested with, each checked
-against its sha256; `torch-cpu.lock` is torch TORCH_VERSION's small CPU build for Linux.
-On macOS or Windows, or with an NVIDIA GPU, install `torch==TORCH_VERSION` with a plain
-`.venv/bin/pip install torch==TORCH_VERSION` instead of that line.
-Read the lessons in `notebooks/` and do the exercises in `exercises/`.
-
-`open_course.py` starts JupyterLab on lesson 01 (it adds `--allow-root` only when
-you are root, as in many containers, and sets JupyterLab not to ask about Jupyter
-news or check for updates); any `jupyter lab` option you add is passed on.
-
-**Exercises.** Each one ends with a `check(...)` cell. In this edition it runs
-the public examples (in float32 and float64 where the exercise has a dtype
-rule) and names a classic mistake when your answer matches one. Your
-instructor's grader also runs hidden tests, so passing `check` here is a good
-sign, not a guarantee. `hint(fn)` prints the next hint for an exercise. An
-exercise that builds on earlier ones (`mlp`, `block`, `gpt_logits`) runs on
-your own earlier functions: define them in the same notebook first (`check`
-tells you which are missing).
-
-**Lessons run on your own code.** This edition does not include the course's
-reference model. In the lessons, `numpy_gpt.embed`, `numpy_gpt.block` and the
-other functions that are exercises call your own versions, read from your
-saved exercise notebooks. Until an exercise is done, a lesson cell that needs
-it shows the course's stored output, with a line naming the exercise to
-finish; once every exercise is done, every lesson runs live on your model.
-Save an exercise notebook before re-running a lesson cell that uses it.
-"""
+    # the template's list holds one item, "{{dependencies}}": it becomes one quoted line per pin
+    pinned = '",\n    "'.join(f"{n}=={pins[n.lower().replace('_', '-')]}" for n in names)
+    return template("student_pyproject.toml", version=project["version"],
+                    requires_python=project["requires-python"], dependencies=pinned)
