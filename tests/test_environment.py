@@ -145,6 +145,24 @@ def test_make_with_another_torch_keeps_the_rest_locked():
     assert '"torch==2.5.1" --index-url https://example.invalid/whl' in out and "lock-torch" not in out
 
 
+def test_make_and_the_release_split_a_lock_alike():
+    """make splits the lock with grader/release/locks.py, run by the venv's bare python before
+    anything is installed (here: -S, no site-packages at all); the release imports the same split."""
+    from grader.release.locks import lock_parts
+
+    out = dry_run(".venv/.installed")
+    assert "grader/release/locks.py rest requirements/test.lock > .venv/lock-rest.txt" in out
+    assert "grader/release/locks.py torch requirements/test.lock > .venv/lock-torch.txt" in out
+    for lock in LOCKS:
+        parts = lock_parts(lock.read_text())
+        assert parts[1].startswith("torch==") and not re.search(r"^torch==", parts[0], re.M)
+        assert sorted(parts[0].splitlines() + parts[1].splitlines()) == sorted(lock.read_text().splitlines())
+        for part, expected in zip(("rest", "torch"), parts):
+            done = subprocess.run([sys.executable, "-I", "-S", "grader/release/locks.py", part, str(lock)], cwd=ROOT,
+                                  capture_output=True, text=True, timeout=60)
+            assert done.returncode == 0 and done.stdout == expected, done.stderr
+
+
 def test_readme_starts_with_the_two_commands():
     head = (ROOT / "README.md").read_text().split("\n## ", 1)[0]
     assert "make lab" in head and "make test" in head

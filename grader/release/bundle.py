@@ -19,6 +19,7 @@ import nbformat
 
 from . import edition, stubs
 from .lesson_cells import mark_lessons, stored_outputs
+from .locks import lock_parts
 from .. import notebook as nbk
 from ..judging import registry, sampling_judge, stats, wire
 from ..judging.judge import Broken, NotAttempted, Raised, call_answer
@@ -264,19 +265,9 @@ def add_launcher(out: Path) -> None:
 
 # What the course needs to run, at the versions `make test` ran it with (`make lock` writes it:
 # the test lock's versions, less the test tools). The release ships it in two parts, torch's
-# CPU build apart, so that a learner with a GPU or on macOS can take another build instead.
+# CPU build apart, so that a learner with a GPU or on macOS can take another build instead
+# (locks.lock_parts, the split `make` installs a lock by too).
 LOCK = ROOT / "requirements" / "base.lock"
-
-
-def lock_parts(text: str) -> tuple[str, str]:
-    """(every entry but torch's, torch's): an entry is a `name==version` line and its indented lines."""
-    rest, torch = [], []
-    part = rest
-    for line in text.splitlines(keepends=True):
-        if line[:1] not in (" ", "#", "-", "\n", ""):
-            part = torch if line.startswith("torch==") else rest
-        part.append(line)
-    return "".join(rest), "".join(torch)
 
 
 def locked_versions() -> dict[str, str]:
