@@ -43,7 +43,7 @@ def cpu():  # this process's own CPU seconds, all its threads (the Dask client's
     return r.ru_utime + r.ru_stime
 from pathlib import Path
 from grader.batch import grade
-from grader.batch.isolation import namespaces_problem
+from grader.batch.sandbox.isolation import namespaces_problem
 folder, out, kind, n = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 marks = {"results": [], "cpu": [], "rebuild_cpu": []}
 from grader.batch import state
@@ -63,13 +63,13 @@ class Clock:
         marks["rebuild_cpu"].append(spent[0])
 pool = None
 if kind == "cluster":
-    from grader.batch.cluster import pool_for
+    from grader.batch.cluster.pool import pool_for
     pool = pool_for(workers=n)
 mode = "namespaces" if namespaces_problem() is None else "python"
 grade.grade_batch([Path(folder)], Path(out), jobs=n if kind == "here" else 1, cluster=pool, progress=Clock(),
                   isolation=mode)
 marks["end"], marks["mode"] = time.monotonic() - t0, mode
-from grader.batch.collect import collect
+from grader.batch.inputs.collect import collect
 from grader.batch.pipeline import lessons_in
 learners = collect([Path(folder)]).learners  # one rebuild of the whole class, timed: its cost per learner
 again = state.Batch(Path(out), grade.Exercises(lessons=lessons_in(learners)), grade.Submission)

@@ -10,7 +10,7 @@ then, side by side in one run on this machine:
 
 Prints complete submissions per minute, the peak memory of the grader, and the
 ratio to nbclient. Targets (issues 8 and 18), under the default isolation (namespaces: the
-walls of grader/batch/isolation.py): >= 60 submissions per minute and >= 10x nbclient;
+walls of grader/batch/sandbox/isolation.py): >= 60 submissions per minute and >= 10x nbclient;
 --isolation python (no boundary) is measured beside it for reference.
 
 Run: .venv/bin/python benchmarks/grading.py [--learners 30] [--jobs 2]   (writes its section of docs/benchmarks.md)
@@ -89,14 +89,14 @@ from pathlib import Path
 from grader.batch import grade
 lessons = sys.argv[5].split(",") if sys.argv[5] else None
 if sys.argv[6]:
-    prof, graded = cProfile.Profile(), grade._grade_safely
+    prof, graded = cProfile.Profile(), grade.grade_safely
     def profiled(*args):
         prof.enable()
         try:
             return graded(*args)
         finally:
             prof.disable()
-    grade._grade_safely = profiled
+    grade.grade_safely = profiled
 grade.grade_batch([Path(sys.argv[1])], Path(sys.argv[2]), jobs=int(sys.argv[3]), isolation=sys.argv[4],
                   progress=lambda sub, exercises: None, lessons=lessons)
 if sys.argv[6]:
@@ -170,7 +170,7 @@ def main(argv=None) -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--profile", action="store_true", help="profile even where the targets are met")
     args = parser.parse_args(argv)
-    from grader.batch.isolation import namespaces_problem
+    from grader.batch.sandbox.isolation import namespaces_problem
 
     modes = (["namespaces"] if namespaces_problem() is None else []) + ["python"]
     info = _report.machine()

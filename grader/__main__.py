@@ -41,10 +41,10 @@ def _stubs(args) -> int:
 
 def cmd_grade(args) -> int:
     from .batch.report import plain
-    from .batch.collect import InputError
+    from .batch.inputs.collect import InputError
     from .batch.grade import grade_batch
     from .batch.pipeline import BatchStopped
-    from .batch.sandbox import Limits
+    from .batch.sandbox.limits import Limits
 
     try:
         for name, value, least in [("--jobs", args.jobs, 1), ("--timeout", args.timeout, 0.1),
@@ -85,7 +85,7 @@ def _cluster(args):
     if args.jobs != 1:
         raise ValueError("--jobs is for grading here; on a Dask cluster each worker thread grades one "
                          "learner at a time (start more workers, or --workers N)")
-    from .batch.cluster import pool_for
+    from .batch.cluster.pool import pool_for
 
     return pool_for(args.scheduler, args.workers)
 
@@ -93,7 +93,7 @@ def _cluster(args):
 def print_skipped(report: Path, shown: int = 10) -> None:
     """The files of the inputs that were not graded, as report.json lists them: the
     learners' own files first, system files (hidden, __MACOSX, checkpoints) last."""
-    from .batch.files import SYSTEM_REASONS
+    from .batch.inputs.files import SYSTEM_REASONS
     from .batch.report import plain
 
     try:

@@ -280,7 +280,7 @@ def test_a_learner_s_notebooks_are_graded_in_the_lessons_order(monkeypatch):
     from types import SimpleNamespace
 
     from grader.batch import grade
-    from grader.batch.collect import Learner, Notebook
+    from grader.batch.inputs.collect import Learner, Notebook
 
     nb1 = (ROOT / "solutions" / "01_embeddings_exercises.ipynb").read_bytes()
     nb2 = (ROOT / "solutions" / "02_attention_exercises.ipynb").read_bytes()
@@ -299,7 +299,7 @@ def test_a_learner_s_notebooks_are_graded_in_the_lessons_order(monkeypatch):
 
 
 def test_an_unreadable_notebook_keeps_its_lesson():
-    from grader.batch.reading import guess_lesson
+    from grader.batch.inputs.reading import guess_lesson
 
     nb = (ROOT / "solutions" / "02_attention_exercises.ipynb").read_bytes()
     cut = nb[: nb.index(b'"lesson"') - 200]  # truncated before its metadata
@@ -325,7 +325,7 @@ def test_a_rerun_under_other_scoring_grades_again(tmp_path):
 def test_a_lesson_whose_notebook_could_not_be_read_is_not_called_missing():
     """The learner did send lesson 01, unreadable: their letter points at the problem above, and
     says 'not found' only to a learner who sent nothing for the lesson."""
-    from grader.batch.grade import Exercises, Submission
+    from grader.batch.records import Exercises, Submission
     from grader.batch.report import feedback_md
 
     exercises = Exercises(lessons=["01_embeddings"])

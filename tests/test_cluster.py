@@ -21,9 +21,10 @@ from conftest import ROOT
 from test_hostile import GOOD_EMBED, GOOD_ONE_HOT, embed_doing, write_learner
 from test_walls import UNHOOK
 
-from grader.batch import cluster, grade, remote, task  # none of them imports Dask until asked to
-from grader.batch.collect import Learner, Notebook
-from grader.batch.isolation import namespaces_problem
+from grader.batch import grade
+from grader.batch.cluster import pool as cluster, remote, task  # none of them imports Dask until asked to
+from grader.batch.inputs.collect import Learner, Notebook
+from grader.batch.sandbox.isolation import namespaces_problem
 
 NO_DASK = 'Dask is not installed: pip install -e ".[cluster]" (make test does)'
 
@@ -141,7 +142,7 @@ def test_the_instructor_killed_and_rerun_resumes(tmp_path, dask):
 
 FORGERY = '''
 import json, pickle
-import grader.batch.task as t
+import grader.batch.cluster.task as t
 from distributed.protocol.serialize import Serialized
 honest = getattr(t, "_honest_grade", t.grade)
 t._honest_grade = honest
@@ -178,7 +179,7 @@ def test_forged_oversized_and_pickled_results_are_refused(tmp_path, dask):
     try:
         subs = on_cluster(address, klass, tmp_path / "out")
     finally:
-        client.run(exec, "import grader.batch.task as t\nt.grade = t._honest_grade", {})
+        client.run(exec, "import grader.batch.cluster.task as t\nt.grade = t._honest_grade", {})
     by_name = {r["submission"]: r for r in rows(tmp_path / "out")}
     assert by_name["honest"]["total"] == "2" and by_name["honest"]["problem"] == ""
     for name, why in [("inflated", "points outside 0..1"), ("impostor", "names another learner"),
@@ -201,7 +202,7 @@ def test_workers_without_this_grader_or_its_walls_are_refused(tmp_path, dask, mo
         m.setattr(task, "fingerprint", lambda: "0" * 64)
         with pytest.raises(cluster.ClusterError, match="2 refused.*grader or exercises differ"):
             on_cluster(address, klass, tmp_path / "out")
-    client.run(exec, "import grader.batch.task as t\nt.namespaces_problem = lambda: 'bwrap is missing'", {})
+    client.run(exec, "import grader.batch.cluster.task as t\nt.namespaces_problem = lambda: 'bwrap is missing'", {})
     try:
         with pytest.raises(cluster.ClusterError, match="cannot build the sandbox's walls .bwrap is missing"):
             on_cluster(address, klass, tmp_path / "out", isolation="namespaces")
@@ -211,7 +212,7 @@ def test_workers_without_this_grader_or_its_walls_are_refused(tmp_path, dask, mo
         refused = json.loads(client.submit(task.grade, job, pure=False).result())
         assert refused["refused"].startswith("this worker cannot build the sandbox's walls")
     finally:
-        client.run(exec, "import grader.batch.task as t, grader.batch.isolation as i\n"
+        client.run(exec, "import grader.batch.cluster.task as t, grader.batch.sandbox.isolation as i\n"
                          "t.namespaces_problem = i.namespaces_problem", {})
 
 

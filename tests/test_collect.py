@@ -1,4 +1,4 @@
-"""Inputs into learners (grader/batch/collect.py, files.py, lms.py): every layout an
+"""Inputs into learners (grader/batch/inputs/collect.py, files.py, lms.py): every layout an
 instructor hands in, the shape kept (only an argument is a class, an upload is one
 learner whatever it holds), every file accounted for, zips read in memory within limits.
 
@@ -15,8 +15,8 @@ import zipfile
 import pytest
 
 from conftest import ROOT
-from grader.batch import collect as col
-from grader.batch import files
+from grader.batch.inputs import collect as col
+from grader.batch.inputs import files
 from test_hostile import GOOD_EMBED, GOOD_ONE_HOT, embed_doing, write_learner
 
 GRADE = [sys.executable, "-m", "grader", "grade"]

@@ -135,7 +135,7 @@ ROUTES = {
                       0, "failed", "not allowed while grading: a relative path with '..'"),
 }
 HOSTILE |= ROUTES
-# The learner's code forges the child's results (frames on descriptor 5, see grader/batch/frames.py),
+# The learner's code forges the child's results (frames on descriptor 5, see grader/batch/sandbox/inside/frames.py),
 # then ends the child before the harness writes its own.
 FRAME = ("import os, json, struct\n"
          "def frame(tree, blob=b''):\n    t = json.dumps(tree).encode()\n"
@@ -196,7 +196,7 @@ def write_learner(folder, cells, lesson="01_embeddings"):
 
 
 def isolation_modes():
-    from grader.batch.isolation import namespaces_problem
+    from grader.batch.sandbox.isolation import namespaces_problem
 
     problem = namespaces_problem()
     return ["python", pytest.param("namespaces", marks=pytest.mark.skipif(

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.batch.results import _answer
+from grader.batch.sandbox.results import _answer
 from grader.checking.check import evaluate, reference_pieces
 from grader.judging import registry, wire
 from grader.judging.judge import Raised, call_answer, judge, mistake_answers_for, reference_answers

@@ -109,7 +109,7 @@ def test_mistake_is_named_after_crossing_the_process_boundary(exercise, mistake,
     """The batch grader sees answers only as .npy + JSON written by the child:
     the same mistake must still be named from what crosses that boundary."""
     from grader.judging import wire
-    from grader.batch.results import _answer
+    from grader.batch.sandbox.results import _answer
     from grader.judging.wire import Encoder
 
     cases, expected, theirs = graded(exercise.name, True)

@@ -10,11 +10,12 @@ import textwrap
 import numpy as np
 import pytest
 
-from grader.batch import frames, isolation
-from grader.batch.isolation import IsolationError, bwrap_command, namespaces_problem, resolve_isolation
-from grader.batch.pieces import pieces_source, reference_functions
-from grader.batch.results import MAX_CELL_ERRORS, collect
-from grader.batch.sandbox import ZYGOTE_FILES, Limits, Workspace
+from grader.batch.sandbox import isolation
+from grader.batch.sandbox.inside import frames
+from grader.batch.sandbox.isolation import IsolationError, bwrap_command, namespaces_problem, resolve_isolation
+from grader.batch.sandbox.pieces import pieces_source, reference_functions
+from grader.batch.sandbox.results import MAX_CELL_ERRORS, collect
+from grader.batch.sandbox.workspace import ZYGOTE_FILES, Limits, Workspace
 from grader.judging import registry, wire
 from grader.notebook import GradedCell
 
@@ -211,7 +212,7 @@ def test_a_slot_s_next_learner_gets_its_grading_process_and_relays_nothing(mode,
     if mode == "root" and not isolation.privileged():
         pytest.skip("the root mode needs root")
     if mode == "user-namespace":
-        from grader.batch import sandbox
+        from grader.batch.sandbox import workspace as sandbox
 
         monkeypatch.setattr(isolation, "privileged", lambda: False)
         monkeypatch.setattr(sandbox, "privileged", lambda: False)
@@ -399,7 +400,7 @@ def test_a_learner_s_exception_message_is_capped():
 
 def test_the_decoding_budget_is_one_for_all_of_a_job_s_answers(monkeypatch):
     """Each frame within the budget, the job's frames together beyond it: the later ones are refused."""
-    from grader.batch import results
+    from grader.batch.sandbox import results
 
     monkeypatch.setattr(results.wire, "MAX_DECODED_BYTES", 3 * 2**20)
     blob = np.zeros(2**18).tobytes()  # 2 MiB, one array per answer
@@ -414,7 +415,7 @@ def test_the_decoding_budget_is_one_for_all_of_a_job_s_answers(monkeypatch):
 def test_a_learner_s_code_that_exits_0_midway_is_reported():
     """The function was found, the process ended cleanly, but answers are missing: the learner's
     code called sys.exit(0) (or os._exit(0)); the run says so rather than scoring the rest as missing."""
-    from grader.batch.results import ChildRun, explain_exit
+    from grader.batch.sandbox.results import ChildRun, explain_exit
 
     run = ChildRun([1.0], found=True)
     explain_exit(run, 0, False, None, "", n_cases=3)

@@ -293,7 +293,7 @@ def test_learner_text_is_inert_and_capped_in_feedback(tmp_path):
 
 
 def test_named_mistakes_keep_the_courses_words():
-    from grader.batch.grade import Exercises
+    from grader.batch.records import Exercises
     from grader.judging.judge import Verdict
 
     ex = Exercises()
@@ -310,7 +310,7 @@ def test_named_mistakes_keep_the_courses_words():
 
 
 def test_feedback_is_capped_in_bytes():
-    from grader.batch.grade import Exercises, Submission
+    from grader.batch.records import Exercises, Submission
 
     ex = Exercises(lessons=["01_embeddings"])
     sub = Submission("ann", notes=[f"note {i}: " + "é" * 1000 for i in range(500)])
@@ -387,7 +387,7 @@ def test_saved_state_must_verify(tmp_path):
 
 def test_feedback_is_capped_in_bytes_not_characters():
     """46k two-byte characters are fewer characters than the cap but more bytes."""
-    from grader.batch.grade import Exercises, Submission
+    from grader.batch.records import Exercises, Submission
 
     ex = Exercises(lessons=["01_embeddings"])
     sub = Submission("ann", notes=["é" * report.MAX_TEXT for _ in range(115)])
@@ -400,7 +400,7 @@ def test_a_failed_write_leaves_the_old_gradebook_whole(tmp_path, monkeypatch):
     """The disk fills (or the batch dies) while the gradebook is rewritten: the old one
     stays, whole, and no half-written file is left where a reader would find it."""
     from grader.batch import state
-    from grader.batch.grade import Exercises, Submission
+    from grader.batch.records import Exercises, Submission
 
     out = tmp_path / "out"
     batch = state.Batch(out, Exercises(lessons=["01_embeddings"]), Submission)

@@ -24,7 +24,7 @@ from conftest import ROOT
 sys.path.insert(0, str(ROOT / "scripts"))
 from nbbuild import code, notebook  # noqa: E402
 
-from grader.batch.isolation import namespaces_problem  # noqa: E402
+from grader.batch.sandbox.isolation import namespaces_problem  # noqa: E402
 from test_hostile import GOOD_EMBED, GOOD_ONE_HOT  # noqa: E402  (a correct classmate's answers)
 
 WALLS = pytest.mark.skipif(namespaces_problem() is not None,
@@ -100,7 +100,7 @@ report(liar=a)"""), {"liar": {"ENOENT"}}),
     "dir_fd_rewrite": (attacker("""
 import os
 fd = os.open('/grader', os.O_RDONLY)
-a = attempt(lambda: os.open('_zygote.py', os.O_WRONLY | os.O_TRUNC, dir_fd=fd))
+a = attempt(lambda: os.open('zygote.py', os.O_WRONLY | os.O_TRUNC, dir_fd=fd))
 b = attempt(lambda: os.open('../grader/x.py', os.O_WRONLY | os.O_CREAT, dir_fd=fd))
 c = attempt(lambda: os.listdir('/grader/cases'))
 report(rewrite=a, create=b, cases=c)"""), {"rewrite": {"EROFS"}, "create": {"EROFS"}, "cases": {"ENOENT"}}),

@@ -1,10 +1,10 @@
 """Batch grading: learners in; gradebook.csv, report.json and feedback/ out.
 
 The pipeline, in order:
-1. ``collect.collect`` turns the inputs (notebooks, folders, zips) into learners.
+1. ``inputs.collect.collect`` turns the inputs (notebooks, folders, zips) into learners.
 2. The assignment: the lessons that count (``--lessons``, else every lesson
    found in the batch), fixed before grading so every total has one maximum.
-3. Each learner not already saved gets one ``sandbox.LearnerSandbox``; each of
+3. Each learner not already saved gets one ``sandbox.workspace.LearnerSandbox``; each of
    their notebooks is matched to its lesson, reduced to its definitions, and
    each exercise of the lesson runs in a fresh child. The answers are judged
    here (``judge.judge``) against reference answers computed once per batch.
@@ -13,105 +13,25 @@ The pipeline, in order:
    saved result.
 
 Steps 1, 2 and 4 are ``pipeline``'s, shared by every way of grading; step 3 runs
-here (``--jobs`` threads) or on a Dask cluster (``cluster``, ``task``).
+here (``--jobs`` threads) or on a Dask cluster (``cluster.pool``, ``cluster.task``).
+The records they share (``Submission``, ``Exercises``, ``failed``) are ``records``'.
 """
 from __future__ import annotations
 
-import dataclasses
 import difflib
 import sys
-import threading
 import time
-from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from .. import notebook as nbk
-from ..judging import registry
-from .collect import Learner
-from .reading import ReadNotebook, read_notebook
-from ..judging.judge import Broken, Verdict, judge, mistake_answers_for, reference_answers
-from .isolation import resolve_isolation
-from .pieces import pieces_source, reference_functions
-from .sandbox import Limits, LearnerSandbox, Workspace
+from ..judging.judge import Broken, Verdict, judge
+from .inputs.collect import Learner
+from .inputs.reading import ReadNotebook, read_notebook
 from .pipeline import LocalPool, isolation_named, plan_batch, run
-
-SCORINGS = ("per-case", "all-or-nothing")
-
-
-@dataclass
-class Submission:
-    name: str
-    sources: list[str] = field(default_factory=list)
-    lessons: list[str] = field(default_factory=list)
-    problem: str | None = None            # nothing could be graded, and why
-    verdicts: list[Verdict] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    fingerprint: str = ""
-    internal: bool = False                # the grader itself failed on this learner (set by us only)
-
-
-    @property
-    def total(self) -> float:
-        return round(sum(v.points for v in self.verdicts), 4)
-
-    def to_dict(self) -> dict:
-        return asdict(self) | {"total": self.total}
-
-    @classmethod
-    def from_dict(cls, d: dict) -> "Submission":
-        d = {k: v for k, v in d.items() if k in {f.name for f in dataclasses.fields(cls)}}
-        d["verdicts"] = [Verdict(**v) for v in d.get("verdicts", [])]
-        return cls(**d)
-
-
-class Exercises:
-    """The batch's exercises (points possibly overridden), its assignment and scoring,
-    and the reference answers, computed once per batch since they depend only on
-    the exercise."""
-
-    def __init__(self, points: dict[str, float] | None = None, lessons: list[str] | None = None,
-                 scoring: str = "per-case"):
-        points = points or {}
-        unknown = sorted(set(points) - set(registry.load_all()))
-        if unknown:
-            raise ValueError(f"--points names unknown exercises: {', '.join(unknown)}")
-        if scoring not in SCORINGS:
-            raise ValueError(f"--scoring must be one of {', '.join(SCORINGS)}, got {scoring!r}")
-        known = registry.lessons()
-        wrong = [x for x in lessons or [] if x not in known]
-        if wrong:
-            raise ValueError(f"--lessons names unknown lessons: {', '.join(wrong)} "
-                             f"(lessons: {', '.join(known)})")
-        self.by_lesson = {
-            lesson: [dataclasses.replace(e, points=float(points.get(e.name, e.points)))
-                     for e in registry.for_lesson(lesson)]
-            for lesson in known
-        }
-        self.points, self.scoring = points, scoring
-        self.assignment: list[str] = sorted(set(lessons)) if lessons else []
-        self._cache, self._pieces, self._lock = {}, {}, threading.Lock()
-
-    def max_total(self) -> float:
-        return sum(e.points for lesson in self.assignment for e in self.by_lesson[lesson])
-
-    def settings(self) -> dict:
-        """What a saved result was graded under; a rerun under other settings regrades."""
-        return {"lessons": self.assignment, "scoring": self.scoring, "points": self.points}
-
-    def answers(self, exercise):
-        with self._lock:
-            if exercise.name not in self._cache:
-                cases = exercise.cases(hidden=True)
-                self._cache[exercise.name] = (cases, reference_answers(exercise, cases),
-                                              mistake_answers_for(exercise, cases))
-            return self._cache[exercise.name]
-
-    def pieces(self, exercise) -> list[dict]:
-        """The reference pieces the exercise uses, as source for the child."""
-        with self._lock:
-            if exercise.name not in self._pieces:
-                self._pieces[exercise.name] = pieces_source(reference_functions(exercise, registry))
-            return self._pieces[exercise.name]
+from .records import Exercises, Submission, failed
+from .sandbox.isolation import resolve_isolation
+from .sandbox.limits import Limits
+from .sandbox.workspace import LearnerSandbox, Workspace
 
 
 # ------------------------------------------------------------------ one learner
@@ -220,7 +140,7 @@ def grade_batch(paths: list[Path], out: Path, limits: Limits | None = None, jobs
                 isolation: str = "namespaces", lessons: list[str] | None = None,
                 scoring: str = "per-case", cluster=None) -> list[Submission]:
     """Grade here with ``jobs`` threads, or (``cluster``: a function of the plan that returns
-    its pool, ``cluster.pool_for``) on a Dask cluster, whose workers then build the walls."""
+    its pool, ``cluster.pool.pool_for``) on a Dask cluster, whose workers then build the walls."""
     mode, warning = resolve_isolation(isolation) if cluster is None else isolation_named(isolation)
     exercises = Exercises(points, lessons, scoring)
     if warning:
@@ -229,20 +149,15 @@ def grade_batch(paths: list[Path], out: Path, limits: Limits | None = None, jobs
     report = progress or (lambda sub, exercises: None)
     if hasattr(report, "begin"):
         report.begin(len(plan.learners), len(plan.learners) - len(plan.todo))
-    return run(plan, LocalPool(plan, jobs, _grade_safely) if cluster is None else cluster(plan), report)
+    return run(plan, LocalPool(plan, jobs, grade_safely) if cluster is None else cluster(plan), report)
 
 
-def _grade_safely(learner: Learner, exercises: Exercises, workspace: Workspace) -> Submission:
+def grade_safely(learner: Learner, exercises: Exercises, workspace: Workspace) -> Submission:
+    """One learner graded in the workspace, as every way of grading does it (a cluster's
+    task too); a grader bug becomes that learner's row, never an exception."""
     try:
         with workspace.learner() as box:
             return grade_learner(learner, exercises, box)
     except Exception as exc:  # a grader bug costs one learner's row, not the batch
         return failed(learner, f"internal grader error ({type(exc).__name__}: {exc}); please "
                                "report it (a rerun grades this learner again)")
-
-
-def failed(learner: Learner, why: str, internal: bool = True) -> Submission:
-    """A row for a learner nothing was graded for, saying why (``internal``: the grader's
-    fault, so every rerun grades them again)."""
-    return Submission(learner.name, [nb.name for nb in learner.notebooks], internal=internal,
-                      problem="; ".join([why, *learner.problems]), fingerprint=learner.fingerprint())

@@ -4,7 +4,7 @@
 ``run`` takes results from a pool as they arrive and saves each one (its state and
 feedback, then the gradebook and the report, at a bounded share of the time), in this
 process alone. A pool is
-``LocalPool`` (threads on this machine, one workspace) or ``cluster.ClusterPool``
+``LocalPool`` (threads on this machine, one workspace) or ``cluster.pool.ClusterPool``
 (tasks on a Dask cluster): an object with ``describe()`` (what held learner code in,
 for report.json), ``results(todo)`` (a generator of (Submission, where it ran)) and
 ``close()``.
@@ -16,10 +16,11 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
-from .collect import Learner, collect
-from .isolation import ISOLATIONS, PYTHON_WARNING
-from .reading import read_notebook
-from .sandbox import Limits, Workspace
+from .inputs.collect import Learner, collect
+from .inputs.reading import read_notebook
+from .sandbox.isolation import ISOLATIONS, PYTHON_WARNING
+from .sandbox.limits import Limits
+from .sandbox.workspace import Workspace
 from .state import Batch
 
 
@@ -33,7 +34,7 @@ class BatchStopped(RuntimeError):
 
 @dataclass
 class Plan:
-    exercises: object          # grade.Exercises: the assignment, scoring and points
+    exercises: object          # records.Exercises: the assignment, scoring and points
     learners: list[Learner]
     todo: list[Learner]        # not saved yet (or saved with a grader failure), or --force
     batch: Batch

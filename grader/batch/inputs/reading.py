@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .. import notebook as nbk
-from ..judging import registry
+from ... import notebook as nbk
+from ...judging import registry
 from .collect import Notebook
 
 MAX_SALVAGE = 2 * 2**20  # bytes of an unreadable notebook searched for its lesson

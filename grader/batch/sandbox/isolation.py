@@ -3,7 +3,7 @@
 ``--isolation namespaces`` (the default) starts each grading process under bubblewrap in
 its own mount, PID, network, IPC and UTS namespaces, seeing the Python installation and
 the grader's few files read-only and nothing else; each exercise's child then raises its
-own walls (_walls.py): a private tmpfs, no capabilities, an unprivileged user id, a
+own walls (inside/walls.py): a private tmpfs, no capabilities, an unprivileged user id, a
 seccomp filter. Where they cannot be built the grader refuses to start (exit 2) and says
 what to install. ``--isolation python`` keeps only the audit hook: no security boundary,
 for grading one's own code.
@@ -31,7 +31,8 @@ from pathlib import Path
 from .limits import SCRATCH
 
 HERE = Path(__file__).resolve().parent
-GRADER = HERE.parent   # the whole grader package: hidden from learners
+INSIDE_DIR = HERE / "inside"   # the files copied behind the walls (see inside/__init__.py)
+GRADER = HERE.parents[1]       # the whole grader package: hidden from learners
 ROOT = GRADER.parent
 ISOLATIONS = ("namespaces", "python")
 INSIDE = "/grader"     # where the grading process sees its own files
@@ -157,13 +158,14 @@ def learner_uids(n: int) -> list[int]:
 
 # ----------------------------------------------------------------- can the walls stand here?
 PROBE = """
-import os, sys
-sys.path.insert(0, %r)
-import _walls
+import importlib.util, os, sys
+spec = importlib.util.spec_from_file_location("_grader_walls", os.path.join(%r, "walls.py"))  # as the zygote
+walls = sys.modules["_grader_walls"] = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(walls)
 pid = os.fork()
 if pid == 0:
     try:
-        _walls.raise_walls(2**20, %r)
+        walls.raise_walls(2**20, %r)
         try:
             os.fork()
             os._exit(5)
@@ -184,8 +186,8 @@ def namespaces_problem() -> str | None:
         return "bubblewrap (bwrap) is not installed"
     with tempfile.TemporaryDirectory(prefix="gpt2-grading-probe-") as tmp:
         os.chmod(tmp, 0o755)
-        for name in ("_walls.py", "_syscalls.py"):
-            shutil.copyfile(HERE / name, Path(tmp) / name)
+        for name in ("walls.py", "syscalls.py"):
+            shutil.copyfile(INSIDE_DIR / name, Path(tmp) / name)
         uid = learner_uids(1)[0] if privileged() else None
         cmd = bwrap_command(Path(tmp)) + [sys.executable, "-I", "-S", "-c", PROBE % (INSIDE, uid)]
         try:

@@ -28,9 +28,10 @@ import subprocess
 import sys
 import tempfile
 
+from ..pipeline import BatchStopped
+from ..records import failed
+from ..sandbox.inside.frames import FrameError, parse_json
 from . import remote, task
-from .frames import FrameError, parse_json
-from .pipeline import BatchStopped
 
 EXTRA = 'pip install -e ".[cluster]"'
 WINDOW_PER_THREAD = 2     # tasks in flight per worker thread: the scheduler never holds the whole class
@@ -130,8 +131,6 @@ class ClusterPool:
                 self.client.cancel(futures)
 
     def _read(self, future, learner):
-        from .grade import failed
-
         if future.status == "error":  # its exception is not read: it would be a worker's pickle
             return failed(learner, "not graded: the worker grading this learner died (or failed) on each try "
                                    "(Dask's KilledWorker, after distributed.scheduler.allowed-failures): the "
@@ -200,7 +199,7 @@ def _judge(answer, grader: str) -> tuple[str | None, dict]:
 
 
 # ------------------------------------------------------------------ --workers N
-_SERVE = "import sys; from grader.batch.cluster import serve_local; serve_local(int(sys.argv[1]))"
+_SERVE = "import sys; from grader.batch.cluster.pool import serve_local; serve_local(int(sys.argv[1]))"
 
 
 def serve_local(n: int) -> None:

@@ -33,7 +33,7 @@ from pathlib import Path
 from . import lms
 from .ids import MAX_ID, safe_name, unique  # noqa: F401 (MAX_ID: part of this interface)
 from .files import File, disk_file, folder_files, is_notebook, is_zip, junk, too_large, zip_files
-from ..notebook import MAX_NOTEBOOK_BYTES
+from ...notebook import MAX_NOTEBOOK_BYTES
 
 NOT_A_LEARNER = "not a learner's folder, zip or notebook: a class holds one folder or zip per learner"
 
@@ -139,20 +139,41 @@ def _container(files: list[File], raw: str, where: str, source: str, sep: str,
         where, tops = f"{where}/{top}", _tops(files)
         platform = lms.groups({n: k == "folder" for n, k in tops.items() if k != "refused"})
     if platform:
-        learners = [_learner([f for f in files if f.parts[:1] and f.parts[0] in g.entries], g.raw, where,
-                             f"{source}{sep}{g.platform}:{g.uid}", 0, g.notes) for g in platform]
-        taken = {e for g in platform for e in g.entries}
-    elif any(k == "file" and is_notebook(n) for n, k in tops.items()) or tops.get("exercises") == "folder" \
+        return _platform_download(files=files, groups=platform, where=where, source=source, sep=sep)
+    if any(k == "file" and is_notebook(n) for n, k in tops.items()) or tops.get("exercises") == "folder" \
             or not any(k in ("folder", "zip") for k in tops.values()):
-        return [_learner(files, raw, where, source, 0)], []
-    else:
-        taken = {n for n, k in tops.items() if k in ("folder", "zip")}
-        learners = [_learner([f for f in files if f.parts[:1] == (n,)], n[:-4] if k == "zip" else n,
-                             f"{where}/{n}", f"{source}{sep}{n}", 1) for n, k in sorted(tops.items())
-                    if n in taken]
-    rest = [Skipped(_path(where, f.parts), junk(f.parts) or f.problem or NOT_A_LEARNER)
+        return _one_learner(files=files, raw=raw, where=where, source=source)
+    return _class(files=files, tops=tops, where=where, source=source, sep=sep)
+
+
+def _platform_download(*, files: list[File], groups: list[lms.Group], where: str, source: str,
+                       sep: str) -> tuple[list[Learner], list[Skipped]]:
+    """A Canvas or Moodle download: one learner per platform user id, with the files
+    ``lms.groups`` found for them."""
+    learners = [_learner([f for f in files if f.parts[:1] and f.parts[0] in g.entries], g.raw, where,
+                         f"{source}{sep}{g.platform}:{g.uid}", 0, g.notes) for g in groups]
+    return learners, _not_taken(files, {e for g in groups for e in g.entries}, where)
+
+
+def _one_learner(*, files: list[File], raw: str, where: str, source: str) -> tuple[list[Learner], list[Skipped]]:
+    """The whole folder or zip is one learner's upload."""
+    return [_learner(files, raw, where, source, 0)], []
+
+
+def _class(*, files: list[File], tops: dict[str, str], where: str, source: str,
+           sep: str) -> tuple[list[Learner], list[Skipped]]:
+    """A class: one learner per top-level folder or zip."""
+    taken = {n for n, k in tops.items() if k in ("folder", "zip")}
+    learners = [_learner([f for f in files if f.parts[:1] == (n,)], n[:-4] if k == "zip" else n,
+                         f"{where}/{n}", f"{source}{sep}{n}", 1) for n, k in sorted(tops.items())
+                if n in taken]
+    return learners, _not_taken(files, taken, where)
+
+
+def _not_taken(files: list[File], taken: set[str], where: str) -> list[Skipped]:
+    """The files at a class's top that are no learner's, each with its reason."""
+    return [Skipped(_path(where, f.parts), junk(f.parts) or f.problem or NOT_A_LEARNER)
             for f in files if f.parts and f.parts[0] not in taken and f.kind not in ("folder", "zip")]
-    return learners, rest
 
 
 def _path(where: str, inner) -> str:

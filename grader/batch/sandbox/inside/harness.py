@@ -1,4 +1,4 @@
-"""What a child of the zygote runs once its walls stand (see _zygote.py): the learner's
+"""What a child of the zygote runs once its walls stand (see zygote.py): the learner's
 cells and calls for one exercise, or the oracle's reference pieces for one learner child.
 Standalone: loaded by the zygote inside the sandbox, with frames.py and wire.py."""
 import copy

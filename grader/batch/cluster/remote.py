@@ -25,8 +25,10 @@ import pickle
 import threading
 from contextlib import contextmanager
 
-from .frames import FrameError, parse_json
-from .report import MAX_JSON_ITEMS, STATUSES, TRUNCATED, capped
+from ...judging.outcomes import Verdict
+from ..records import Submission
+from ..report import MAX_JSON_ITEMS, STATUSES, TRUNCATED, capped
+from ..sandbox.inside.frames import FrameError, parse_json
 
 DESERIALIZERS = ["msgpack"]   # what the client accepts from the cluster: data, never code
 MAX_RESULT = 4 * 2**20        # bytes of one learner's result (frames.MAX_FRAME_JSON)
@@ -63,8 +65,6 @@ def read_result(data, learner, exercises, failed) -> tuple[object, str]:
 
 
 def submission(d, learner, exercises):
-    from .grade import Submission
-
     _keys(d, SUBMISSION_KEYS, "the result")
     if d["name"] != learner.name:
         raise Refused("it names another learner")
@@ -87,8 +87,6 @@ def submission(d, learner, exercises):
 
 
 def verdict(v, exercise):
-    from ..judging.outcomes import Verdict
-
     _keys(v, VERDICT_KEYS, "a verdict")
     if v["exercise"] != exercise.name:
         raise Refused(f"a verdict is for {text(v['exercise'], 60)!r} where {exercise.name!r} belongs")

@@ -1,6 +1,6 @@
 """The grader's side of one grading process (Zygote) and of one exercise's descriptors (Job).
 
-A Zygote is a warm process behind the walls (see _zygote.py for its side): requests go
+A Zygote is a warm process behind the walls (see inside/zygote.py for its side): requests go
 in over a Unix socket with their descriptors, one JSON line comes back. A Job holds what
 one exercise hands over: the sealed job, its results, output and refusal log as memory
 files, and, for a composite exercise, the oracle's pipes and child.
@@ -16,15 +16,15 @@ import socket
 import subprocess
 import sys
 import tempfile
-from typing import TYPE_CHECKING
-
-from . import frames
+from .inside import frames
 from .isolation import INSIDE, bwrap_command, private_dirs, python_dirs
 from .limits import SCRATCH, child_env, rlimits
 
-if TYPE_CHECKING:
-    from .sandbox import Workspace
-
+# Imported by each grading process before it forks any child, inherited by every child: NumPy
+# (wire.py's and learner code's), and numpy.random, which NumPy imports only when it is first used
+# (wire.same_value asks for np.random.Generator on every answer): once here, not in every child
+# (~20 ms each).
+PRELOAD = ("numpy", "numpy.random")
 # Named in refusals for a clear message; the real protection is that they are not there.
 CLOSED_MODULES = ("grader", "solutions", "gpt2course.numpy_gpt", "gpt2course.loading",
                   "gpt2course.student")
@@ -33,13 +33,13 @@ CLOSED_MODULES = ("grader", "solutions", "gpt2course.numpy_gpt", "gpt2course.loa
 class Zygote:
     """A warm grading process behind the walls; requests go in over a Unix socket."""
 
-    def __init__(self, ws: Workspace, role: str, uid: int | None, group):
+    def __init__(self, ws, role: str, uid: int | None, group):  # ws: the batch's workspace.Workspace
         self.ws, self.role, self.uid, self.group = ws, role, uid, group
         self.preloaded: set[str] = set()
         self.tree: set[int] | bool = False   # its own processes (pids in its groups), once it answers
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self.sock, self.errors = ours, frames.memfd("zygote-stderr")
-        cmd = [sys.executable, "-I", "-S", ws.inside("_zygote.py"), str(theirs.fileno())]
+        cmd = [sys.executable, "-I", "-S", ws.inside("zygote.py"), str(theirs.fileno())]
         if ws.isolation == "namespaces":
             cmd = bwrap_command(ws.zygote_dir) + cmd
         if group is not None:  # into its control groups before it can fork anything
@@ -59,7 +59,7 @@ class Zygote:
                              os.path.realpath(p) in python_dirs()] or python_dirs(),
                 "mode": ws.isolation, "uid": self.uid, "rlimits": rlimits(ws.limits),
                 "scratch_bytes": ws.limits.scratch_bytes, "closed_modules": list(CLOSED_MODULES),
-                "hidden": private_dirs(), "read_roots": roots, "own": own}
+                "hidden": private_dirs(), "read_roots": roots, "own": own, "preload": list(PRELOAD)}
 
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
@@ -116,7 +116,7 @@ class Job:
     """One exercise's descriptors: the sealed job, the results and output files, the
     refusal log and, for a composite exercise, the oracle's pipes and its child."""
 
-    def __init__(self, ws: Workspace, job: bytes, pieces: list[dict]):
+    def __init__(self, ws, job: bytes, pieces: list[dict]):  # ws: the batch's workspace.Workspace
         self.ws, self.oracle, self.opened, self.scratch = ws, None, [], None
         self.job = self._keep(frames.sealed("job", job))
         self.result, self.output, self.log = (self._keep(frames.memfd(n)) for n in ("result", "output", "log"))

@@ -1,6 +1,6 @@
 """One learner graded on a Dask worker: plain data in, the Submission as JSON bytes out.
 
-The instructor's process (``cluster``) sends each task a dict of plain data: the
+The instructor's process (``pool``) sends each task a dict of plain data: the
 learner's notebooks as bytes (workers do not share the instructor's files), the grading
 settings (lessons, scoring, points, limits, isolation) and the fingerprint of the grader
 and exercises it was built with. Here the worker:
@@ -8,7 +8,7 @@ and exercises it was built with. Here the worker:
 - refuses a fingerprint that is not its own (another grader or exercises would give
   another gradebook) and a batch whose walls it cannot build (never a silent fallback to
   ``--isolation python``), with a sentence the instructor's row shows;
-- grades exactly as local grading does (``grade._grade_safely``), inside one workspace
+- grades exactly as local grading does (``grade.grade_safely``), inside one workspace
   per worker process and settings, made on first use and closed when the process exits;
 - returns JSON bytes, never raising: an erred task's exception would reach the instructor
   as a pickle, which the instructor never loads (``remote``).
@@ -28,9 +28,12 @@ from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
 
-from .collect import Learner, Notebook
-from .isolation import namespaces_problem, privileged
-from .sandbox import Limits, Workspace
+from ..grade import grade_safely
+from ..inputs.collect import Learner, Notebook
+from ..records import Exercises
+from ..sandbox.isolation import namespaces_problem, privileged
+from ..sandbox.limits import Limits
+from ..sandbox.workspace import Workspace
 
 PACKAGE = "gpt2-exactly"
 _ROOTS = ("grader", "gpt2course")   # the grader and the exercises' definitions (and the model they use)
@@ -96,8 +99,6 @@ def grade(job: dict) -> bytes:
 
 
 def _grade(job: dict) -> dict:
-    from .grade import _grade_safely
-
     if job.get("fingerprint") != fingerprint():
         return {"refused": f"this worker's grader or exercises differ from the instructor's (fingerprint "
                            f"{fingerprint()[:12]}, version {_version()}): install the same course on it",
@@ -107,7 +108,7 @@ def _grade(job: dict) -> dict:
     if problem:
         return {"refused": problem, "worker": where()}
     ws = workspace(Limits(**settings["limits"]), settings["isolation"])
-    sub = _grade_safely(learner_from(job["learner"]), exercises_for(settings), ws)
+    sub = grade_safely(learner_from(job["learner"]), exercises_for(settings), ws)
     return {"submission": sub.to_dict(), "worker": where()}
 
 
@@ -120,8 +121,6 @@ def learner_from(data: dict) -> Learner:
 def exercises_for(settings: dict):
     """The batch's exercises, made once per worker process and settings (their reference
     answers are then computed once, as in a local batch)."""
-    from .grade import Exercises
-
     key = json.dumps([settings["lessons"], settings["scoring"], settings["points"]], sort_keys=True)
     with _lock:
         if key not in _exercises:

@@ -1,18 +1,18 @@
 """A warm, isolated interpreter that forks one child per exercise (or per oracle job).
 
-Started by sandbox.py as ``python -I -S /grader/_zygote.py CONTROL_FD`` under bubblewrap
-(``--isolation namespaces``) or alone (``python``), with copies of exactly the files it
-needs in /grader (this file, _walls.py, frames.py, wire.py, the course's config.py) and
+Started by the grader (sandbox/processes.py) as ``python -I -S /grader/zygote.py CONTROL_FD``
+under bubblewrap (``--isolation namespaces``) or alone (``python``), with copies of exactly
+the files it needs in /grader (this folder's files, wire.py, the course's config.py) and
 no site-packages .pth processing, so nothing of the grader, the course's model or the
 solutions exists for it. Everything comes in over CONTROL_FD, a Unix socket the grader
 holds the other end of: first the setup, then one request per job, each with the job's
 descriptors (SCM_RIGHTS). The zygote never reads a job: it only forks, hands the
 child its descriptors, waits (killing it past its wall time) and answers one line.
 It never runs learner code, and a child never sees anything of another job. What a child runs
-once its walls stand is in _harness.py.
+once its walls stand is in harness.py.
 
 Two roles:
-- ``learner``: the child raises the walls (_walls.py), reads its job (the learner's
+- ``learner``: the child raises the walls (walls.py), reads its job (the learner's
   definition cells, the function's name, the cases' inputs) from a sealed memory file,
   runs the cells and calls the function on each case, writing one frame per answer to
   its results file. Earlier exercises the function uses (``uses``) are proxies that
@@ -32,7 +32,7 @@ import traceback
 import types
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-# the child's descriptors: 0 /dev/null, 1 and 2 its output, then these (as in _harness.py)
+# the child's descriptors: 0 /dev/null, 1 and 2 its output, then these (as in harness.py)
 LOG_FD, JOB_FD, RESULT_FD, CALL_FD, ANSWER_FD = 3, 4, 5, 6, 7
 PRELOADABLE = ("torch",)  # imported by the zygote when a learner's cells import them
 
@@ -65,16 +65,14 @@ def main(control_fd):
     sys.dont_write_bytecode = True
     global frames, walls, wire
     frames = load_file("_grader_frames", os.path.join(HERE, "frames.py"))
-    walls = load_file("_grader_walls", os.path.join(HERE, "_walls.py"))
+    walls = load_file("_grader_walls", os.path.join(HERE, "walls.py"))
     wire = load_file("_grader_wire", os.path.join(HERE, "wire.py"))
-    load_file("_grader_hook", os.path.join(HERE, "_hook.py"))
+    load_file("_grader_hook", os.path.join(HERE, "hook.py"))
     global harness
-    harness = load_file("_grader_harness", os.path.join(HERE, "_harness.py"))
+    harness = load_file("_grader_harness", os.path.join(HERE, "harness.py"))
     setup["config_type"] = course_configs()
-    import numpy  # noqa: F401  (loaded once, inherited by every child)
-    # NumPy imports numpy.random only when it is first used (wire.same_value asks for
-    # np.random.Generator on every answer): done here once, not in every child (~20 ms each)
-    import numpy.random  # noqa: F401
+    for name in setup["preload"]:  # named by the grader (NumPy): loaded once, inherited by every child
+        importlib.import_module(name)
 
     os.dup2(os.open(os.devnull, os.O_RDWR), 1)  # stray prints cannot reach anything
     while True:

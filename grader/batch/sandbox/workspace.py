@@ -1,21 +1,22 @@
 """Running learners' exercises behind walls, with limits per learner.
 
 One batch has one private workspace (0700) holding copies of the few files a grading
-process needs (_zygote.py, _walls.py, _hook.py, frames.py, wire.py, the course's
-config.py). Each grading slot (``--jobs``) has one warm grading process (a zygote, see
-_zygote.py) behind the walls isolation.py builds, in control groups of its own
-(cgroups.py) where the machine allows; it forks a fresh child per exercise, which raises
-its own walls before learner code runs. The zygote never runs learner code and runs one
-child at a time, so its groups hold one learner's processes at a time (the one exercise
-running) and the limits on them are per learner; it grades the slot's next learner only
-if, once the last exercise has ended, its groups hold exactly the processes they held
-before any exercise (else it is killed with whatever is left, and the next learner gets
-a fresh one). The earlier exercises a composite one uses are answered by
-an oracle: another zygote, of the grader's, whose children run the reference pieces
-and reply with plain data, so no reference code enters a learner's process.
+process needs (every file of inside/: zygote.py, harness.py, walls.py, syscalls.py,
+hook.py, frames.py; and judging/wire.py, the course's config.py). Each grading slot
+(``--jobs``) has one warm grading process (a zygote, see inside/zygote.py) behind the walls
+isolation.py builds, in control groups of its own (cgroups.py) where the machine allows;
+it forks a fresh child per exercise, which raises its own walls before learner code runs.
+The zygote never runs learner code and runs one child at a time, so its groups hold one
+learner's processes at a time (the one exercise running) and the limits on them are per
+learner; it grades the slot's next learner only if, once the last exercise has ended, its
+groups hold exactly the processes they held before any exercise (else it is killed with
+whatever is left, and the next learner gets a fresh one). The earlier exercises a
+composite one uses are answered by an oracle: another zygote, of the grader's, whose
+children run the reference pieces and reply with plain data, so no reference code enters a
+learner's process.
 
 Nothing crosses by name: the grader hands a child anonymous memory files and pipes
-(frames.py) and reads its results from them after it has ended, as a stranger's data
+(inside/frames.py) and reads its results from them after it has ended, as a stranger's data
 (results.py). The learner's writable space is a tmpfs inside its own namespaces that
 the grader never opens.
 """
@@ -29,19 +30,19 @@ import tempfile
 import threading
 from pathlib import Path
 
-from ..judging import wire
-from . import frames
+from ...judging import wire
 from .cgroups import Cgroups, fallback_description
-from .isolation import INSIDE, learner_uids, privileged
-from .limits import Limits  # noqa: F401  (imported from here by the pipeline and the CLI)
+from .inside import frames
+from .isolation import INSIDE, INSIDE_DIR, learner_uids, privileged
+from .limits import Limits
 from .processes import Job, Zygote, refusals
 from .results import ChildRun, collect, explain_exit
 
-HERE = Path(__file__).resolve().parent
-ZYGOTE_FILES = {name: HERE / name for name in ("_zygote.py", "_harness.py", "_walls.py", "_syscalls.py", "_hook.py",
-                                                "frames.py")}
-ZYGOTE_FILES["wire.py"] = HERE.parent / "judging" / "wire.py"
-# Learner cells that import torch get it preloaded by their grading process (see _zygote).
+# What is copied into the sandbox's /grader folder (with the course's config.py): every file
+# of inside/ (a new one there is copied too) and the values' encoding, judging/wire.py.
+ZYGOTE_FILES = {p.name: p for p in sorted(INSIDE_DIR.glob("*.py")) if p.name != "__init__.py"}
+ZYGOTE_FILES["wire.py"] = Path(wire.__file__).resolve()
+# Learner cells that import torch get it preloaded by their grading process (see inside/zygote.py).
 TORCH_IMPORT = re.compile(r"^\s*(import torch|from torch\b)", re.M)
 ZYGOTE_MEMORY = 1536 * 2**20   # what a grading process with NumPy and torch loaded may hold itself
 

@@ -1,5 +1,5 @@
 """The operating system's walls around one exercise, raised by the child itself before
-any learner code runs (see _zygote.py). Standalone: it runs inside the sandbox, where
+any learner code runs (see zygote.py). Standalone: it runs inside the sandbox, where
 the grader package does not exist, so it imports only the standard library.
 
 In order, for a freshly forked child of the zygote:
@@ -30,7 +30,7 @@ import sys
 def _syscalls():
     """The tables, from the file beside this one (no package exists inside the sandbox)."""
     if "_grader_syscalls" not in sys.modules:
-        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_syscalls.py")
+        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "syscalls.py")
         spec = importlib.util.spec_from_file_location("_grader_syscalls", path)
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-SCRATCH = "/scratch"  # as _walls.SCRATCH: an exercise's own tmpfs, HOME and TMPDIR
+SCRATCH = "/scratch"  # as inside/walls.py's SCRATCH: an exercise's own tmpfs, HOME and TMPDIR
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """The audit hook a learner's child installs before its cells run: a diagnostic, not a wall.
 
 CPython's audit hooks are no sandbox (its documentation says so, and learner code can
-reach around them). The walls are the operating system's (_walls.py: namespaces, an
+reach around them). The walls are the operating system's (walls.py: namespaces, an
 unprivileged identity, seccomp, limits). What the hook adds is a clear sentence: an
 attempt to start a program, open a socket or read the course's files is refused here,
 first, with a PermissionError that says what was refused, and the refusal is written at

@@ -23,7 +23,7 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from ..notebook import MAX_NOTEBOOK_BYTES
+from ...notebook import MAX_NOTEBOOK_BYTES
 
 MAX_ZIP_BYTES = 512 * 2**20       # uncompressed, per zip found on disk (zips inside it included)
 MAX_ZIP_MEMBERS = 5000            # per zip found on disk, likewise

@@ -1,4 +1,4 @@
-"""System-call numbers for the seccomp filter (_walls.py), per architecture. Standalone."""
+"""System-call numbers for the seccomp filter (walls.py), per architecture. Standalone."""
 
 # ------------------------------------------------------------------ system calls
 # Numbers from the kernel's unistd tables (x86_64: arch/x86/entry/syscalls/syscall_64.tbl;

@@ -1,6 +1,6 @@
 """Reading what a child wrote: a stranger's data.
 
-The child's results are frames (frames.py) in a memory file the grader made and reads
+The child's results are frames (inside/frames.py) in a memory file the grader made and reads
 after the child has ended: at most MAX_RESULT_BYTES of it, every frame's JSON bounded
 and counted before parsing, its arrays within one decoding budget for the whole job,
 and every field checked before it becomes an answer for the judge.
@@ -10,9 +10,9 @@ from __future__ import annotations
 import signal
 from dataclasses import dataclass, field
 
-from ..judging import wire
-from ..judging.outcomes import Broken, ChangedInputs, NotAttempted, Raised
-from . import frames
+from ...judging import wire
+from ...judging.outcomes import Broken, ChangedInputs, NotAttempted, Raised
+from .inside import frames
 
 MAX_RESULT_BYTES = frames.MAX_RESULT_BYTES
 MAX_CELL_ERRORS = 50

@@ -1,0 +1,100 @@
+"""The records every way of grading shares: a learner's graded row (``Submission``), the
+batch's exercises and settings (``Exercises``), and the row of a learner nothing was graded
+for (``failed``). Local grading (``grade``), the pipeline and the cluster (``cluster/``) all
+use them; none of them needs another's code for it.
+"""
+from __future__ import annotations
+
+import dataclasses
+import threading
+from dataclasses import asdict, dataclass, field
+
+from ..judging import registry
+from ..judging.judge import Verdict, mistake_answers_for, reference_answers
+from .inputs.collect import Learner
+from .sandbox.pieces import pieces_source, reference_functions
+
+SCORINGS = ("per-case", "all-or-nothing")
+
+
+@dataclass
+class Submission:
+    name: str
+    sources: list[str] = field(default_factory=list)
+    lessons: list[str] = field(default_factory=list)
+    problem: str | None = None            # nothing could be graded, and why
+    verdicts: list[Verdict] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    fingerprint: str = ""
+    internal: bool = False                # the grader itself failed on this learner (set by us only)
+
+
+    @property
+    def total(self) -> float:
+        return round(sum(v.points for v in self.verdicts), 4)
+
+    def to_dict(self) -> dict:
+        return asdict(self) | {"total": self.total}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Submission":
+        d = {k: v for k, v in d.items() if k in {f.name for f in dataclasses.fields(cls)}}
+        d["verdicts"] = [Verdict(**v) for v in d.get("verdicts", [])]
+        return cls(**d)
+
+
+class Exercises:
+    """The batch's exercises (points possibly overridden), its assignment and scoring,
+    and the reference answers, computed once per batch since they depend only on
+    the exercise."""
+
+    def __init__(self, points: dict[str, float] | None = None, lessons: list[str] | None = None,
+                 scoring: str = "per-case"):
+        points = points or {}
+        unknown = sorted(set(points) - set(registry.load_all()))
+        if unknown:
+            raise ValueError(f"--points names unknown exercises: {', '.join(unknown)}")
+        if scoring not in SCORINGS:
+            raise ValueError(f"--scoring must be one of {', '.join(SCORINGS)}, got {scoring!r}")
+        known = registry.lessons()
+        wrong = [x for x in lessons or [] if x not in known]
+        if wrong:
+            raise ValueError(f"--lessons names unknown lessons: {', '.join(wrong)} "
+                             f"(lessons: {', '.join(known)})")
+        self.by_lesson = {
+            lesson: [dataclasses.replace(e, points=float(points.get(e.name, e.points)))
+                     for e in registry.for_lesson(lesson)]
+            for lesson in known
+        }
+        self.points, self.scoring = points, scoring
+        self.assignment: list[str] = sorted(set(lessons)) if lessons else []
+        self._cache, self._pieces, self._lock = {}, {}, threading.Lock()
+
+    def max_total(self) -> float:
+        return sum(e.points for lesson in self.assignment for e in self.by_lesson[lesson])
+
+    def settings(self) -> dict:
+        """What a saved result was graded under; a rerun under other settings regrades."""
+        return {"lessons": self.assignment, "scoring": self.scoring, "points": self.points}
+
+    def answers(self, exercise):
+        with self._lock:
+            if exercise.name not in self._cache:
+                cases = exercise.cases(hidden=True)
+                self._cache[exercise.name] = (cases, reference_answers(exercise, cases),
+                                              mistake_answers_for(exercise, cases))
+            return self._cache[exercise.name]
+
+    def pieces(self, exercise) -> list[dict]:
+        """The reference pieces the exercise uses, as source for the child."""
+        with self._lock:
+            if exercise.name not in self._pieces:
+                self._pieces[exercise.name] = pieces_source(reference_functions(exercise, registry))
+            return self._pieces[exercise.name]
+
+
+def failed(learner: Learner, why: str, internal: bool = True) -> Submission:
+    """A row for a learner nothing was graded for, saying why (``internal``: the grader's
+    fault, so every rerun grades them again)."""
+    return Submission(learner.name, [nb.name for nb in learner.notebooks], internal=internal,
+                      problem="; ".join([why, *learner.problems]), fingerprint=learner.fingerprint())
