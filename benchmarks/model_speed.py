@@ -26,7 +26,7 @@ import _report
 from _report import Target
 
 sys.path.insert(0, str(_report.ROOT))
-from gpt2course import loading, numpy_gpt  # noqa: E402
+from gpt2course import numpy_gpt, state_dicts  # noqa: E402
 from gpt2course.config import GPT2_SMALL  # noqa: E402
 from gpt2course.torch_gpt import GPT  # noqa: E402
 
@@ -50,7 +50,7 @@ def build(seed: int = 0):
     hf = GPT2LMHeadModel(GPT2Config()).eval()  # GPT2Config() is GPT-2 small
     state = hf.state_dict()
     course = GPT.from_pretrained(state, config=GPT2_SMALL).eval()
-    params = loading.params_from_state_dict(state, dtype=np.float32)
+    params = state_dicts.params_from_state_dict(state, dtype=np.float32)
     assert {p.dtype for p in params.values()} == {np.dtype(np.float32)}
     return hf, course, params
 
@@ -141,7 +141,7 @@ def body(rows: list[dict], hf, profile_md: str) -> str:
                      f"{r['diffs']['Hugging Face']:.1e}, {r['diffs']['course NumPy']:.1e} |")
     attn = getattr(hf.config, "_attn_implementation", "?")
     return (f"GPT-2 small (124M) with random weights from `GPT2LMHeadModel(GPT2Config())` (seed 0), "
-            f"loaded into `GPT.from_pretrained` and `loading.params_from_state_dict(..., np.float32)`; "
+            f"loaded into `GPT.from_pretrained` and `state_dicts.params_from_state_dict(..., np.float32)`; "
             f"CPU float32, batch 1, eval mode, `torch.inference_mode()`; Hugging Face called as "
             f"`model(idx, use_cache=False)` with its default attention (`{attn}`). Times are medians of "
             f"the interleaved rounds after one warm-up round; ratios are medians of the per-round "

@@ -8,8 +8,8 @@ config.json with model.safetensors or pytorch_model.bin), a bare .safetensors or
 file uses, with or without the ``transformer.`` prefix, mask buffers and lm_head.weight
 included, in the file's dtype and in the released checkpoint's Conv1D (in, out) layout.
 ``weights.get_gpt2`` turns them into the NumPy parameter dict
-(``loading.params_from_state_dict``), ``GPT.from_pretrained`` into the module's
-parameters (``loading.module_arrays_from_state_dict``, after ``module_names``).
+(``state_dicts.params_from_state_dict``), ``GPT.from_pretrained`` into the module's
+parameters (``state_dicts.module_arrays_from_state_dict``, after ``module_names``).
 """
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from . import loading
+from . import state_dicts
 from .config import GPT2_FAMILY, TINY, GPTConfig
 from .numpy_gpt import LN_EPS, config_from_params
 
@@ -83,10 +83,10 @@ def _read_safetensors(path: Path) -> dict:
     from safetensors import safe_open
 
     with safe_open(str(path), framework="np") as f:
-        written_by_the_course = (f.metadata() or {}).get("format") == loading.COURSE_FORMAT
+        written_by_the_course = (f.metadata() or {}).get("format") == state_dicts.COURSE_FORMAT
         tensors = {name: f.get_tensor(name) for name in f.keys()}
     if written_by_the_course:  # gpt2course.train saves the module's nn.Linear (out, in): back to Conv1D's
-        tensors = {k: v.T.copy() if loading.is_linear_weight(k) else v for k, v in tensors.items()}
+        tensors = {k: v.T.copy() if state_dicts.is_linear_weight(k) else v for k, v in tensors.items()}
     return tensors
 
 
@@ -123,7 +123,7 @@ def read_config(path) -> GPTConfig:
 
 def known_config(tensors: dict) -> GPTConfig:
     """A bare weights file does not say n_head: accept it when its sizes are a known model's."""
-    shapes = {name: v for k, v in tensors.items() if (name := loading.course_name(k)) is not None}
+    shapes = {name: v for k, v in tensors.items() if (name := state_dicts.course_name(k)) is not None}
     sizes = config_from_params(shapes, n_head=1)  # shapes only: nothing is copied
     for known in (*GPT2_FAMILY.values(), TINY):
         if replace(known, n_head=1) == sizes:

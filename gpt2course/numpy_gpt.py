@@ -197,7 +197,7 @@ def check_token_ids(idx, vocab_size: int, block_size: int) -> np.ndarray:
 
 
 # What a dict from init_params or params_from_state_dict holds, named in the errors below.
-_FIX = "build it with init_params(config) or loading.params_from_state_dict(...)"
+_FIX = "build it with init_params(config) or state_dicts.params_from_state_dict(...)"
 _TABLES = {"wte": "the token embedding table, shape (V, d)",
            "wpe": "the position embedding table, shape (T, d)"}
 _LAYER_KEY = re.compile(r"h\.(\d+)\.")

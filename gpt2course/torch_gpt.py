@@ -3,7 +3,7 @@
 Modules are named like the released checkpoint (transformer.h.0.attn.c_attn,
 ...), so its weights load by name. The one difference in layout: the
 checkpoint's Conv1D layers store weights (in, out), nn.Linear stores
-(out, in); loading.py does that transpose. The head is tied: lm_head.weight
+(out, in); state_dicts.py does that transpose. The head is tied: lm_head.weight
 is the very tensor of transformer.wte.weight.
 """
 from __future__ import annotations
@@ -13,7 +13,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from . import checkpoint, loading
+from . import checkpoint, state_dicts
 from .config import GPTConfig
 from .numpy_gpt import LN_EPS  # one epsilon for both models
 
@@ -154,7 +154,7 @@ class GPT(nn.Module):
         config = config_from_params(params, n_head)
         check_params(params, config)
         model = cls(config).to(dtype)
-        return model.load_arrays(loading.module_arrays_from_params(params, model.parameter_arrays()))
+        return model.load_arrays(state_dicts.module_arrays_from_params(params, model.parameter_arrays()))
 
     @classmethod
     def from_pretrained(cls, source, config: GPTConfig | None = None, dtype=None) -> "GPT":
@@ -166,7 +166,7 @@ class GPT(nn.Module):
         found = checkpoint.read(source)
         model = cls(checkpoint.config_of(found, config)).to(dtype or _dtype_of(found.tensors))
         tensors = checkpoint.module_names(found.tensors)
-        return model.load_arrays(loading.module_arrays_from_state_dict(model.parameter_arrays(), tensors))
+        return model.load_arrays(state_dicts.module_arrays_from_state_dict(model.parameter_arrays(), tensors))
 
     @torch.no_grad()
     def generate(self, idx, n_new: int):

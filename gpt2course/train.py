@@ -44,7 +44,7 @@ import torch
 import torch.distributed as dist
 
 from . import data as corpus
-from . import loading, numpy_gpt
+from . import numpy_gpt, state_dicts
 from .config import TINY, GPTConfig
 from .torch_gpt import GPT
 
@@ -130,7 +130,7 @@ def init_model(config: GPTConfig, seed: int, dropout: float = 0.0) -> GPT:
     (nn.Embedding's own N(0, 1) would make the tied head's logits huge: loss far above ln V.)"""
     params = numpy_gpt.init_params(config, seed=seed, dtype=np.float32)
     model = GPT(config, dropout)
-    return model.load_arrays(loading.module_arrays_from_params(params, model.parameter_arrays()))
+    return model.load_arrays(state_dicts.module_arrays_from_params(params, model.parameter_arrays()))
 
 
 def make_optimizer(model: torch.nn.Module, cfg: TrainConfig, fused: bool = False) -> torch.optim.AdamW:
@@ -256,7 +256,7 @@ def save_checkpoint(out_dir, model: GPT, optimizer, step: int, cfg: TrainConfig,
             "tokenizer": {"kind": "characters", "alphabet": corpus.ALPHABET, "eot_id": corpus.EOT_ID},
             "train_config": asdict(cfg), **(extra or {})}
     state = {"step": step, "optimizer": optimizer.state_dict(), "model_config": model.config.to_dict()}
-    save_file(tensors, out / (WEIGHTS + ".tmp"), metadata={"step": str(step), "format": loading.COURSE_FORMAT})
+    save_file(tensors, out / (WEIGHTS + ".tmp"), metadata={"step": str(step), "format": state_dicts.COURSE_FORMAT})
     torch.save(state, out / (STATE + ".tmp"))
     (out / (META + ".tmp")).write_text(json.dumps(meta, indent=2) + "\n")
     for name in (WEIGHTS, STATE, META):

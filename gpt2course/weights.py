@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import checkpoint, loading, numpy_gpt
+from . import checkpoint, numpy_gpt, state_dicts
 from .config import TINY, GPTConfig
 
 REPO_ID = "openai-community/gpt2"
@@ -194,7 +194,7 @@ def _shown(path: Path) -> Path:
 
 def _weights(found: checkpoint.Checkpoint, config: GPTConfig | None, dtype, origin: str,
              fallback: bool = False) -> Weights:
-    params = loading.params_from_state_dict(found.tensors, dtype)
+    params = state_dicts.params_from_state_dict(found.tensors, dtype)
     config = checkpoint.config_of(found, config)
     numpy_gpt.check_params(params, config)  # every tensor present, of the config's shape
     return Weights(params, config, origin, fallback, found.path)

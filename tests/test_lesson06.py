@@ -15,7 +15,7 @@ from grader.judging import registry
 from grader.checking.check import evaluate
 from grader.lessons.l06_torch import hf_state_dict, module_shapes
 from gpt2course import GPT2_SMALL, TINY, GPTConfig
-from gpt2course import loading
+from gpt2course import state_dicts
 from gpt2course import numpy_gpt as ref
 from gpt2course.torch_gpt import GPT
 from hub_fixtures import COMMIT, REPO, gpt2_small_cache, hub_cache, hub_config, hub_tensors, run_lesson, write_safetensors
@@ -44,10 +44,10 @@ def test_reference_answer_loads_into_the_module_and_matches_numpy(name):
     assert np.abs(ours - ref.gpt_logits(P, idx, TINY.n_head)).max() < 1e-12
 
 
-@pytest.mark.parametrize("name, course", [("numpy_to_torch", loading.module_arrays_from_params),
-                                          ("load_hf_state_dict", loading.module_arrays_from_state_dict)])
+@pytest.mark.parametrize("name, course", [("numpy_to_torch", state_dicts.module_arrays_from_params),
+                                          ("load_hf_state_dict", state_dicts.module_arrays_from_state_dict)])
 def test_course_loader_passes_the_exercise(name, course):
-    """gpt2course.loading (what GPT.from_numpy / from_pretrained use) is a correct answer."""
+    """gpt2course.state_dicts (what GPT.from_numpy / from_pretrained use) is a correct answer."""
     def answer(**kwargs):
         return course(*kwargs.values())
     answer.__name__ = name

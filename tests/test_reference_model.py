@@ -8,7 +8,7 @@ from torch import nn
 
 from gpt2course import GPT2_FAMILY, GPT2_SMALL, TINY, GPTConfig
 from gpt2course import numpy_gpt as ref
-from gpt2course.loading import params_from_state_dict
+from gpt2course.state_dicts import params_from_state_dict
 
 CONFIGS = [TINY, GPTConfig(vocab_size=97, block_size=24, n_layer=3, n_embd=48, n_head=6)]
 

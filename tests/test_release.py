@@ -148,10 +148,10 @@ for name in ["embed", "layer_norm", "causal_self_attention", "gelu_tanh", "mlp",
         assert "exercises/0" in str(exc) and "_exercises.ipynb" in str(exc), exc
     else:
         raise AssertionError(name)
-from gpt2course import loading, GPT2_SMALL
+from gpt2course import state_dicts, GPT2_SMALL
 for call, where in [(lambda: GPT2_SMALL.n_params(), "05_counting"),
-                    (lambda: loading.module_arrays_from_params({}, {}), "06_torch_parity"),
-                    (lambda: loading.module_arrays_from_state_dict({}, {}), "06_torch_parity")]:
+                    (lambda: state_dicts.module_arrays_from_params({}, {}), "06_torch_parity"),
+                    (lambda: state_dicts.module_arrays_from_state_dict({}, {}), "06_torch_parity")]:
     try:
         call()
     except ExerciseNotDone as exc:

@@ -6,7 +6,7 @@ import torch
 from gpt2course import GPT2_SMALL, TINY, GPTConfig
 from gpt2course import numpy_gpt as ref
 from gpt2course.checkpoint import module_names
-from gpt2course.loading import module_arrays_from_state_dict, params_from_state_dict
+from gpt2course.state_dicts import module_arrays_from_state_dict, params_from_state_dict
 from gpt2course.torch_gpt import GPT
 from hub_fixtures import hf_logits, hub_tensors, layouts
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gpt2course import loading
+from gpt2course import state_dicts
 from gpt2course import numpy_gpt as ref
 from gpt2course.config import GPTConfig
 
@@ -23,7 +23,7 @@ LESSON = "06_torch_parity"
 
 def module_shapes(config: GPTConfig) -> dict[str, tuple[int, ...]]:
     """The GPT module's named_parameters() shapes: nn.Linear weights are (out, in)."""
-    return {loading.module_name(k): (s[::-1] if loading.is_linear_weight(k) else s)
+    return {state_dicts.module_name(k): (s[::-1] if state_dicts.is_linear_weight(k) else s)
             for k, s in ref.param_shapes(config).items()}
 
 
@@ -34,7 +34,7 @@ def _model(rng, config: GPTConfig, dtype) -> dict[str, np.ndarray]:
 
 def hf_state_dict(params: dict, buffers: bool, head: bool = True) -> dict[str, np.ndarray]:
     """A Hugging Face-style state dict (Conv1D layout) holding the course's params."""
-    sd = {loading.module_name(k): v for k, v in params.items()}
+    sd = {state_dicts.module_name(k): v for k, v in params.items()}
     if head:
         sd["lm_head.weight"] = params["wte"].copy()
     if buffers:
@@ -58,7 +58,7 @@ def load_by_name(model, source, *, transpose="linear", head="tied", buffers="ski
     """
     source = dict(source)
     if buffers == "skip":
-        source = {k: v for k, v in source.items() if not loading._BUFFER.search(k)}
+        source = {k: v for k, v in source.items() if not state_dicts._BUFFER.search(k)}
     elif buffers == "no_dot":
         source = {k: v for k, v in source.items() if not k.endswith(("attn.bias", "attn.masked_bias"))}
     wte = "transformer.wte.weight"
@@ -72,8 +72,8 @@ def load_by_name(model, source, *, transpose="linear", head="tied", buffers="ski
     out = {}
     for name, target in model.items():
         value = source[name]
-        flip = {"linear": loading.is_linear_weight(name), "none": False, "all": value.ndim == 2,
-                "not_square": loading.is_linear_weight(name) and not name.endswith("attn.c_proj.weight")}
+        flip = {"linear": state_dicts.is_linear_weight(name), "none": False, "all": value.ndim == 2,
+                "not_square": state_dicts.is_linear_weight(name) and not name.endswith("attn.c_proj.weight")}
         if flip[transpose]:
             value = value.T  # (in, out) -> (out, in)
         if value.shape != target.shape:
@@ -85,7 +85,7 @@ def load_by_name(model, source, *, transpose="linear", head="tied", buffers="ski
 
 
 def numpy_to_torch_reference(P, model, **flags):
-    return load_by_name(model, {loading.module_name(k): v for k, v in P.items()}, **flags)
+    return load_by_name(model, {state_dicts.module_name(k): v for k, v in P.items()}, **flags)
 
 
 def load_hf_state_dict_reference(model, state_dict, **flags):

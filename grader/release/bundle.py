@@ -56,7 +56,7 @@ STUDENT_MODULES = {
                  "gelu_tanh": "gelu_tanh", "mlp": "mlp", "block": "block", "gpt_logits": "gpt_logits",
                  "init_params": "init_gpt", "cross_entropy": "cross_entropy"},
         bodies={"init_params": "return _student.as_dtype(_student.call('init_gpt', config, seed), dtype)"}),
-    "loading.py": StudentModule(
+    "state_dicts.py": StudentModule(
         keeps=frozenset({"course_name", "params_from_state_dict", "_to_numpy", "is_linear_weight", "module_name"}),
         bridges={"module_arrays_from_params": "numpy_to_torch",
                  "module_arrays_from_state_dict": "load_hf_state_dict"},

@@ -26,8 +26,7 @@ from .limits import SCRATCH, child_env, rlimits
 # (~20 ms each).
 PRELOAD = ("numpy", "numpy.random")
 # Named in refusals for a clear message; the real protection is that they are not there.
-CLOSED_MODULES = ("grader", "solutions", "gpt2course.numpy_gpt", "gpt2course.loading",
-                  "gpt2course.student")
+CLOSED_MODULES = ("grader", "solutions", "gpt2course.numpy_gpt", "gpt2course.state_dicts")
 
 
 class Zygote:

@@ -1,4 +1,10 @@
-"""Turning a Hugging Face / OpenAI GPT-2 state dict into the course's parameter dict."""
+"""GPT-2's state dicts in the course's names and layouts.
+
+A Hugging Face / OpenAI checkpoint's state dict as the course's parameter dict ('wte',
+'h.0.attn.c_attn.weight', ..., the Conv1D (in, out) layout), and that dict or a
+checkpoint's state dict as the PyTorch module's parameters (nn.Linear's (out, in) layout);
+the names and the format tag of the files the course writes.
+"""
 from __future__ import annotations
 
 import re
