@@ -172,7 +172,8 @@ def test_hints_come_one_more_each_call_and_then_say_so(capsys):
 
 def test_one_test_is_singular_and_tuple_items_are_named():
     from grader.judging import registry
-    from grader.judging.judge import judge, reference_answers
+    from grader.judging.answers import reference_answers
+    from grader.judging.judge import judge
 
     ex = registry.get("tied_lm_loss_and_grad")
     case = ex.cases(hidden=False)[:1]
@@ -403,7 +404,8 @@ def test_a_hidden_case_message_reveals_no_value(name):
     moved (so it holds none of them); a public example's changes (it shows them)."""
     import dataclasses
 
-    from grader.judging.judge import judge, reference_answers
+    from grader.judging.answers import reference_answers
+    from grader.judging.judge import judge
 
     ex = dataclasses.replace(registry.get(name), mistakes=[])  # the messages alone, no naming
     hidden = [c for c in ex.cases() if not c.public and not c.raises][:3]
@@ -427,7 +429,7 @@ def test_the_student_edition_says_the_same():
     """The release's check() judges stored public answers (exercise.stored): same words."""
     import dataclasses
 
-    from grader.judging.judge import mistake_answers_for, reference_answers
+    from grader.judging.answers import mistake_answers_for, reference_answers
 
     reference = _reference("get_batch")
 
@@ -466,7 +468,7 @@ def test_feedback_md_carries_the_same_words():
 
 def test_an_input_holding_nan_is_left_as_it_was():
     """A case may hand a learner NaN (a masked score, a missing value): leaving it alone is not changing it."""
-    from grader.judging.judge import call_answer
+    from grader.judging.answers import call_answer
     from grader.judging.outcomes import ChangedInputs
     from grader.judging.registry import Case
 

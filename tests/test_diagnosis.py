@@ -5,7 +5,7 @@ composite exercises that compute them; init_gpt must be reproducible from its se
 Each learner is Python source run in a namespace of its own, so check() swaps the
 course's pieces into that namespace as it does in a notebook. Each is judged twice:
 through check() (grader.checking.check.evaluate) and through the judge as the batch grader
-calls it (grader.judging.judge.judge with mistake_answers_for, answers from the learner's
+calls it (grader.judging.judge.judge with answers.mistake_answers_for, answers from the learner's
 function called with the pieces swapped in, as the batch child does).
 """
 from __future__ import annotations
@@ -19,7 +19,8 @@ import pytest
 from gpt2course import numpy_gpt as ref
 from grader.judging import registry
 from grader.checking.check import evaluate, reference_pieces
-from grader.judging.judge import call_answer, judge, mistake_answers_for, reference_answers
+from grader.judging.answers import call_answer, mistake_answers_for, reference_answers
+from grader.judging.judge import judge
 from grader.judging.seeds import seed_mismatches
 from grader.lessons import _variants as V
 from grader.lessons.l03_mlp_block import _block_args as block_args

@@ -18,7 +18,8 @@ import pytest
 from grader.batch.sandbox.results import _answer
 from grader.checking.check import evaluate, reference_pieces
 from grader.judging import registry, wire
-from grader.judging.judge import Raised, call_answer, judge, mistake_answers_for, reference_answers
+from grader.judging.answers import call_answer, mistake_answers_for, reference_answers
+from grader.judging.judge import Raised, judge
 from grader.judging.outcomes import Broken, ChangedInputs, NotAttempted
 
 LESSONS = sorted(p.stem for p in (Path(__file__).parent / "learner_corpus").glob("l0*.py"))

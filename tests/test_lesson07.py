@@ -16,7 +16,8 @@ from conftest import ROOT
 from grader import notebook as nbk
 from grader.judging import registry
 from grader.checking.check import evaluate
-from grader.judging.judge import call_answer, judge, mistake_answers_for, reference_answers
+from grader.judging.answers import call_answer, mistake_answers_for, reference_answers
+from grader.judging.judge import judge
 from grader.lessons import l07_positions as lesson
 from grader.judging.registry import arrays_in
 from gpt2course import GPT2_SMALL, TINY

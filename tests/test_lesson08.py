@@ -22,7 +22,8 @@ from gpt2course import sampling
 from gpt2course import numpy_gpt as ng
 from grader.judging import registry, seeds, wire
 from grader.checking.check import evaluate
-from grader.judging.judge import call_answer, judge, mistake_answers_for, reference_answers
+from grader.judging.answers import call_answer, mistake_answers_for, reference_answers
+from grader.judging.judge import judge
 from grader.lessons import _l08_variants as V
 from grader.judging.registry import Case
 from grader.judging.sampling_judge import chi2_limit, draws_judge, homogeneity, scalar_judge

@@ -7,7 +7,8 @@ import pytest
 
 from grader.judging import registry
 from grader.checking.check import evaluate
-from grader.judging.judge import Raised, call_answer, judge, mistake_answers_for, reference_answers
+from grader.judging.answers import call_answer, mistake_answers_for, reference_answers
+from grader.judging.judge import Raised, judge
 from grader.judging.stats import summarize
 
 EXERCISES = list(registry.load_all().values())

@@ -13,7 +13,9 @@ import pytest
 
 from grader.judging import registry
 from grader.judging.registry import arrays_in  # the walk Case.tolerance uses
-from grader.judging.judge import Broken, NotAttempted, Raised, call_answer, case_mismatch, judge, reference_answers
+from grader.judging.answers import call_answer, reference_answers
+from grader.judging.compare import case_mismatch
+from grader.judging.judge import Broken, NotAttempted, Raised, judge
 from grader.judging.sampling_judge import scalar_judge
 from hidden_configurations import HIDDEN
 

@@ -8,7 +8,7 @@ import pytest
 
 from grader.checking.check import evaluate
 from grader.judging import registry
-from grader.judging.judge import call_answer
+from grader.judging.answers import call_answer
 from grader.judging.registry import Case
 from grader.judging.sampling_judge import crowded_tie, draws_judge, scalar_judge
 from grader.lessons._l08_variants import case_rng

@@ -3,7 +3,9 @@ that must raise needs."""
 import numpy as np
 
 from grader.judging import registry
-from grader.judging.judge import MAX_RAISE_MESSAGE, judge, reference_answers
+from grader.judging.answers import reference_answers
+from grader.judging.compare import MAX_RAISE_MESSAGE
+from grader.judging.judge import judge
 from grader.judging.outcomes import Raised
 
 EMBED = registry.get("embed")
@@ -50,7 +52,7 @@ def test_raising_on_every_input_earns_nothing():
 
 
 def test_a_case_that_must_raise_wants_the_named_type_itself_and_a_sentence():
-    from grader.judging.judge import case_mismatch
+    from grader.judging.compare import case_mismatch
 
     i, case = next((i, c) for i, c in enumerate(CASES) if c.raises)
     T, block = case.args["idx"].shape[-1], case.args["wpe"].shape[0]
@@ -65,7 +67,7 @@ def test_a_case_that_must_raise_wants_the_named_type_itself_and_a_sentence():
 
 def test_an_error_message_must_mention_every_number_asked_for():
     """The embed case asks for the sequence length and the block size: naming one of them is not enough."""
-    from grader.judging.judge import case_mismatch, mentions_all
+    from grader.judging.compare import case_mismatch, mentions_all
 
     assert mentions_all("length 1025 is more than 1024", ("1025", "1024"))
     assert not mentions_all("length 1025 is too long", ("1025", "1024"))
@@ -77,7 +79,7 @@ def test_an_error_message_must_mention_every_number_asked_for():
 
 def test_a_learner_s_own_subclass_of_the_error_is_named_a_subclass():
     """raised_from keeps the exception's bases, so the learner hears to raise ValueError itself."""
-    from grader.judging.judge import case_mismatch
+    from grader.judging.compare import case_mismatch
     from grader.judging.outcomes import raised_from
 
     class BlockSizeError(ValueError):

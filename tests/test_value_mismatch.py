@@ -1,10 +1,10 @@
-"""judge.value_mismatch on arrays and numbers, against a definition written out element by element."""
+"""compare.value_mismatch on arrays and numbers, against a definition written out element by element."""
 import math
 
 import numpy as np
 import pytest
 
-from grader.judging.judge import value_mismatch
+from grader.judging.compare import value_mismatch
 
 
 def by_definition(answer: np.ndarray, expected: np.ndarray, tol: float) -> str | None:

@@ -10,7 +10,8 @@ import threading
 from dataclasses import asdict, dataclass, field
 
 from ..judging import registry
-from ..judging.judge import Verdict, mistake_answers_for, reference_answers
+from ..judging.answers import mistake_answers_for, reference_answers
+from ..judging.judge import Verdict
 from .inputs.collect import Learner
 from .sandbox.pieces import pieces_source, reference_functions
 

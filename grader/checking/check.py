@@ -11,7 +11,8 @@ import signal
 import threading
 
 from ..judging import registry
-from ..judging.judge import Broken, NotAttempted, Raised, Verdict, call_answer, judge, mistake_answers_for, reference_answers
+from ..judging.answers import call_answer, mistake_answers_for, reference_answers
+from ..judging.judge import Broken, NotAttempted, Raised, Verdict, judge
 
 MARK = {"passed": "PASSED", "not_attempted": "TODO", "failed": "FAILED",
         "broken": "FAILED", "missing": "MISSING"}

@@ -1,17 +1,17 @@
 """What a failure says beyond its kind, so a learner can act on it.
 
 A public example is no secret (the student edition ships it): its failure shows the
-example's inputs in brief and where the answer first differs, with the expected and the
-received value. A hidden case shows only its kind of difference (judge.py's sentences:
-shapes, dtypes, how values differ), never a value. A wrong dtype is explained from the
-expected dtype itself: "keep the dtype of `x`" where an input has it, "return int64"
-where none does (token ids from uint8 data).
+example's inputs in brief (here, for judge.py) and where the answer first differs, with
+the expected and the received value (compare.first_difference). A hidden case shows only
+its kind of difference (compare.py's sentences: shapes, dtypes, how values differ), never
+a value. A wrong dtype is explained from the expected dtype itself (here, for
+compare.value_mismatch): "keep the dtype of `x`" where an input has it, "return int64"
+where none does (token ids from uint8 data). It imports nothing of judging/, so compare.py
+can import it.
 """
 from __future__ import annotations
 
 import numpy as np
-
-from .wire import is_plain_array
 
 MAX_VALUES = 8       # an input of at most this many numbers is shown whole
 MAX_BRIEF = 300      # characters of the inputs in brief
@@ -46,58 +46,6 @@ def _values(v) -> str:
     if isinstance(v, list):
         return "[" + ", ".join(_values(x) for x in v) + "]"
     return f"{v:.4g}" if isinstance(v, float) else str(v)
-
-
-# ------------------------------------------------------------------ where it differs
-def first_difference(answer, expected, tol: float, names: tuple[str, ...] = (), path: str = "") -> str | None:
-    """``first difference at y[1, 3]: expected 17, got 18`` for the first value that fails,
-    in the order judge.value_mismatch reports; None where shapes or kinds already differ."""
-    from .judge import value_mismatch
-
-    if isinstance(expected, (tuple, list)) and isinstance(answer, (tuple, list)) and len(answer) == len(expected):
-        for i, (a, e) in enumerate(zip(answer, expected)):
-            if value_mismatch(a, e, tol) is not None:
-                name = names[i] if i < len(names) else f"{path}[{i}]"
-                return first_difference(a, e, tol, (), name)
-        return None
-    if isinstance(expected, dict) and isinstance(answer, dict) and set(answer) == set(expected):
-        for k in expected:
-            if value_mismatch(answer[k], expected[k], tol) is not None:
-                return first_difference(answer[k], expected[k], tol, (), f"{path}[{k!r}]")
-        return None
-    return _array_difference(answer, expected, tol, path)
-
-
-def _numeric(x):
-    if isinstance(x, (int, float, np.generic)) and not isinstance(x, bool):
-        x = np.asarray(x)
-    return x if is_plain_array(x) else None
-
-
-def _array_difference(answer, expected, tol: float, path: str) -> str | None:
-    a, e = _numeric(answer), _numeric(expected)
-    if a is None or e is None or a.shape != e.shape or a.size == 0:
-        return None
-    if is_plain_array(answer) and is_plain_array(expected) and a.dtype != e.dtype:
-        return None  # the dtype is what to fix first
-    if e.dtype.kind in "biu" and a.dtype.kind in "biu":
-        bad = a != e
-    else:
-        wide = np.complex128 if "c" in a.dtype.kind + e.dtype.kind else np.float64
-        fa, fe = a.astype(wide), e.astype(wide)
-        finite = np.isfinite(fe)
-        scale = max(float(np.abs(fe[finite]).max()), 1e-300) if finite.any() else 1.0
-        with np.errstate(invalid="ignore", over="ignore"):
-            off = np.where(finite & np.isfinite(fa), np.abs(fa - fe) / scale > tol, False)
-        bad = off | (np.isfinite(fa) != finite) | (~finite & ~np.isfinite(fa) & (fa != fe))
-    where = np.flatnonzero(bad)
-    if not where.size:
-        return None
-    index = np.unravel_index(int(where[0]), a.shape) if a.ndim else ()
-    got, want = a[index], e[index]
-    if not index:  # one number: the reason already names it
-        return f"expected {want}, got {got}"
-    return f"first difference at {path}[{', '.join(str(int(i)) for i in index)}]: expected {want}, got {got}"
 
 
 # ------------------------------------------------------------------ a wrong dtype

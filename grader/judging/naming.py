@@ -1,14 +1,17 @@
 """Naming a learner's mistake: which catalogued variant reproduces their answers.
 
 A wrong name sends a learner the wrong way and is worse than none, so a
-mistake is named only when the cases leave no doubt (see name_mistakes).
+mistake is named only when the cases leave no doubt (see name_mistakes). The
+judge (judge.py) asks, for a failed exercise; the cases are compared with
+compare.py's rules, the same the judge's reasons come from.
 """
 from __future__ import annotations
 
 import re
 from functools import cached_property
 
-from .judge import _judge_one, case_mismatch, case_reasons, mentions_all, mistake_answers_for, value_mismatch
+from .answers import mistake_answers_for
+from .compare import case_mismatch, case_reasons, judge_case, mentions_all, value_mismatch
 from .forms import flip_to, is_2d, kind, unify
 from .outcomes import Broken, ChangedInputs, NotAttempted, Raised
 from .registry import Case, Exercise, Mistake
@@ -86,7 +89,7 @@ class _Evidence:
         self.failed = set(failed)
         self.own = seed_mismatches(cases, answers)
         self.only_compared = {i for i in self.failed & set(self.own)
-                              if _judge_one(exercise, cases[i], answers[i], expected[i]) is None}
+                              if judge_case(exercise, cases[i], answers[i], expected[i]) is None}
         self.values = {i for i, c in enumerate(cases) if not c.raises and not isinstance(answers[i], _SKIP)}
         self.failed_values = self.values & self.failed
         self.wrong = {n: {i for i, r in enumerate(case_reasons(exercise, cases, theirs[n], expected)) if r}

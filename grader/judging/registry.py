@@ -1,9 +1,18 @@
 """The exercise registry: every exercise is defined once, here, and used by
-check(), the stub generator, the batch grader and the student release."""
+check(), the stub generator, the batch grader and the student release.
+
+The exercises themselves live in the lessons package (grader/lessons/, or the
+one the student release writes): importing a lesson's module registers its
+exercises. That package imports this module, so this module finds it by name
+when first asked for an exercise (importlib), as a registry finds its plugins:
+get() has the package import lesson modules only until the exercise is found,
+so a kernel's first check() does not wait for later lessons' imports.
+"""
 from __future__ import annotations
 
 import dataclasses
 import functools
+import importlib
 import zlib
 from dataclasses import dataclass, field
 from typing import Callable
@@ -98,6 +107,7 @@ class Exercise:
 
 
 _REGISTRY: dict[str, Exercise] = {}
+LESSONS = "..lessons"  # the lessons package, relative to this one: grader.lessons
 
 
 def register(exercise: Exercise) -> Exercise:
@@ -107,10 +117,13 @@ def register(exercise: Exercise) -> Exercise:
     return exercise
 
 
-def load_all() -> dict[str, Exercise]:
-    from .. import lessons  # importing a lesson's module registers its exercises
+def _lesson_package():
+    """The lessons package; its load(until) imports lesson modules in order until until() is true."""
+    return importlib.import_module(LESSONS, __package__)
 
-    lessons.load()
+
+def load_all() -> dict[str, Exercise]:
+    _lesson_package().load()  # importing a lesson's module registers its exercises
     in_order = sorted(_REGISTRY.values(), key=lambda e: e.lesson)  # whichever lesson was imported first
     if list(_REGISTRY.values()) != in_order:
         _REGISTRY.clear()
@@ -121,9 +134,7 @@ def load_all() -> dict[str, Exercise]:
 def get(name: str) -> Exercise | None:
     """The exercise ``name``, importing lessons only until it is found (check() is fast)."""
     if name not in _REGISTRY:
-        from .. import lessons
-
-        lessons.load(until=lambda: name in _REGISTRY)
+        _lesson_package().load(until=lambda: name in _REGISTRY)
     return _REGISTRY.get(name)
 
 

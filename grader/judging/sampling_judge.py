@@ -17,7 +17,7 @@ id 0, or one that breaks ties by always taking the first, fails whatever the cou
 That the same generator state gives the same ids is judged across cases
 (seeds.generator_mismatches).
 
-A loss. The value-by-value comparison of judge.py compares a NumPy scalar's value
+A loss. The value-by-value comparison of compare.py compares a NumPy scalar's value
 but not its dtype; here the dtype is the rule (float32 logits, float32 loss).
 """
 from __future__ import annotations
@@ -26,6 +26,7 @@ import math
 
 import numpy as np
 
+from .compare import case_mismatch, describe_value, value_mismatch
 from .wire import is_plain_array
 
 SIGMAS = 6.0   # a correct sampler fails one case with probability about 1e-9
@@ -35,12 +36,8 @@ SIGMAS = 6.0   # a correct sampler fails one case with probability about 1e-9
 def draws_judge(answer, case, expected, tol: float) -> str | None:
     """Do ``answer``'s ids look like draws from the distribution ``expected`` was drawn from?"""
     if case.raises or not is_plain_array(expected):
-        from .judge import case_mismatch
-
         return case_mismatch(answer, expected, case, tol)
     if not is_plain_array(answer):
-        from .judge import describe_value
-
         return f"returned {describe_value(answer)}; expected a NumPy array of ids"
     if answer.dtype != expected.dtype:
         return f"wrong dtype: got {answer.dtype}, expected {expected.dtype} (token ids are int64)"
@@ -162,8 +159,6 @@ def chi2_limit(df: int, sigmas: float = SIGMAS) -> float:
 def scalar_judge(answer, case, expected, tol: float) -> str | None:
     """One floating number of the reference's dtype (a NumPy scalar or 0-d array), within tol.
     Against a mistake's non-finite answer, any non-finite answer is alike (NaN or inf)."""
-    from .judge import case_mismatch, describe_value, value_mismatch
-
     if case.raises or not _floating_scalar(expected):
         return case_mismatch(answer, expected, case, tol)
     if not _floating_scalar(answer):

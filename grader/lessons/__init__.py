@@ -1,8 +1,11 @@
 """One module per lesson; importing one registers its exercises.
 
-`registry.get(name)` imports them in order only until it has found ``name``, so
-the first `check(embed)` in a kernel does not wait for later lessons' imports
-(lesson 08's pulls in torch); `registry.load_all()` imports every one.
+The registry (grader/judging/registry.py) finds this package by name when first asked
+for an exercise, and calls load(): `registry.get(name)` has it import the modules in
+order only until ``name`` is registered, so the first `check(embed)` in a kernel does
+not wait for later lessons' imports (lesson 08's pulls in torch); `registry.load_all()`
+has it import every one. The student release writes its own package in place of this
+one (grader/release/bundle.py, LOADER), with the same load(until).
 """
 import importlib
 

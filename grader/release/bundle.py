@@ -22,7 +22,8 @@ from .lesson_cells import mark_lessons, stored_outputs
 from .locks import lock_parts
 from .. import notebook as nbk
 from ..judging import registry, sampling_judge, stats, wire
-from ..judging.judge import Broken, NotAttempted, Raised, call_answer
+from ..judging.answers import call_answer
+from ..judging.judge import Broken, NotAttempted, Raised
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 # The student grader: the learner's check and hints, judging, and the notebook reader;
@@ -31,7 +32,7 @@ STUDENT_GRADER_FILES = ("__init__.py", "notebook.py", "cell_code.py", "checking/
                         "checking/hints.py", "judging/__init__.py", "judging/judge.py", "judging/details.py",
                         "judging/naming.py", "judging/outcomes.py", "judging/seeds.py", "judging/wire.py",
                         "judging/registry.py", "judging/stats.py", "judging/sampling_judge.py",
-                        "judging/forms.py")
+                        "judging/forms.py", "judging/compare.py", "judging/answers.py")
 # The student edition's runtime (runtime/): copied into the release's gpt2course/, where the
 # modules below call it (`from . import student as _student`); the full course never imports it.
 RUNTIME = Path(__file__).with_name("runtime")

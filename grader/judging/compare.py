@@ -1,0 +1,226 @@
+"""Comparing an answer with the expected one: why it fails a case, or None.
+
+A reason shows no expected value (a hidden case's values are secret): shapes, dtypes,
+how values differ, what was raised. For a public example (no secret: the student
+edition ships it) judge_case adds where the answer first differs. Plain data in,
+plain data out; used by the judge (judge.py), naming a mistake (naming.py) and the
+statistical judges (sampling_judge.py), in check(), the batch grader and the student
+release alike.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .details import dtype_hint
+from .outcomes import Broken, ChangedInputs, NotAttempted, Raised
+from .registry import Case, Exercise
+from .seeds import seed_mismatches
+from .wire import Unsupported, is_plain_array
+
+
+# ------------------------------------------------------------------ one value
+def describe_value(x) -> str:
+    if is_plain_array(x):
+        return f"an array of shape {x.shape} and dtype {x.dtype}"
+    if isinstance(x, Unsupported):
+        return f"a {x.type_name} ({x.reason})"
+    if isinstance(x, tuple):
+        return f"a tuple of {len(x)}"
+    return f"a {type(x).__name__}"
+
+
+def value_mismatch(answer, expected, tol: float, names: tuple[str, ...] = (), inputs: tuple = ()) -> str | None:
+    """None when answer equals expected within tol; else a reason that shows no expected values.
+    ``names`` name the items of an expected tuple ("dE" rather than "item 1"); ``inputs``,
+    the case's (argument, dtype) pairs, word the fix of a wrong dtype (details.dtype_hint)."""
+    if isinstance(answer, Unsupported):
+        return f"returned {describe_value(answer)}"
+    if is_plain_array(expected):
+        return _array_mismatch(answer, expected, tol, inputs=inputs)
+    if isinstance(expected, (tuple, list)):
+        if not isinstance(answer, (tuple, list)) or len(answer) != len(expected):
+            return f"returned {describe_value(answer)}; expected a tuple of {len(expected)}"
+        for i, (a, e) in enumerate(zip(answer, expected)):
+            reason = value_mismatch(a, e, tol, inputs=inputs)
+            if reason:
+                return f"{names[i] if i < len(names) else f'item {i}'}: {reason}"
+        return None
+    if isinstance(expected, dict):
+        return _dict_mismatch(answer, expected, lambda a, e: value_mismatch(a, e, tol, inputs=inputs))
+    if isinstance(expected, (float, int, np.generic)) and not isinstance(expected, bool):
+        if isinstance(answer, bool) or not isinstance(answer, (float, int, np.generic, np.ndarray)):
+            return f"returned {describe_value(answer)}; expected a number"
+        if np.ndim(answer) != 0:
+            return f"returned an array of shape {np.shape(answer)}; expected a single number"
+        if np.iscomplexobj(answer):  # compared as floats, only its real part would be judged
+            return f"returned {describe_value(answer)}; expected a real number"
+        return _array_mismatch(np.asarray(answer), np.asarray(expected), tol, check_dtype=False)
+    return None if answer == expected else "returned a different value"
+
+
+def _array_mismatch(answer, expected: np.ndarray, tol: float, check_dtype: bool = True,
+                    inputs: tuple = ()) -> str | None:
+    if not is_plain_array(answer):
+        return f"returned {describe_value(answer)}; expected a NumPy array"
+    if answer.shape != expected.shape:
+        return f"wrong shape: got {answer.shape}, expected {expected.shape}"
+    if check_dtype and answer.dtype != expected.dtype:
+        return (f"wrong dtype: got {answer.dtype}, expected {expected.dtype} "
+                f"({dtype_hint(answer.dtype, expected.dtype, inputs)})")
+    if expected.dtype.kind in "biu":
+        return None if np.array_equal(answer, expected) else "integer values differ"
+    finite_a, finite_e = np.isfinite(answer), np.isfinite(expected)
+    if finite_e.all():  # the usual case, judged without masks or copies: every expected value finite
+        if not finite_a.all():
+            return f"{int((~finite_a).sum())} value(s) are NaN or infinite where finite values were expected"
+        a, e = answer, expected
+    else:
+        bad = ~finite_a & finite_e
+        if bad.any():
+            return f"{int(bad.sum())} value(s) are NaN or infinite where finite values were expected"
+        if (not np.array_equal(finite_a, finite_e)
+                or not np.array_equal(answer[~finite_e], expected[~finite_e], equal_nan=True)):
+            return "infinite or NaN entries are in the wrong places"
+        a, e = answer[finite_e], expected[finite_e]
+    if not e.size:
+        return None
+    scale = max(float(np.abs(e).max()), 1e-300)
+    err = float(np.abs(a.astype(np.float64, copy=False) - e.astype(np.float64, copy=False)).max()) / scale
+    if err <= tol:
+        return None
+    return f"right shape and dtype, but values differ (max relative error {err:.1e}, tolerance {tol:.0e})"
+
+
+def _dict_mismatch(answer, expected: dict, compare) -> str | None:
+    if not isinstance(answer, dict):
+        return f"returned {describe_value(answer)}; expected a dict"
+    missing, extra = sorted(set(expected) - set(answer)), sorted(set(answer) - set(expected))
+    if missing or extra:
+        return f"dict keys differ (missing {missing[:3]}, unexpected {extra[:3]})"
+    for k in expected:
+        reason = compare(answer[k], expected[k])
+        if reason:
+            return f"{k!r}: {reason}"
+    return None
+
+
+def case_mismatch(answer, expected, case: Case, tol: float, names: tuple[str, ...] = ()) -> str | None:
+    """Why answer fails this case, or None if it passes."""
+    if isinstance(answer, Broken):
+        return answer.reason
+    if isinstance(answer, NotAttempted):
+        return "raised NotImplementedError (the stub is still there)"
+    if isinstance(answer, ChangedInputs):
+        return answer.describe()
+    if case.raises:
+        return _raise_mismatch(answer, case)
+    if isinstance(answer, Raised):
+        return f"raised {answer.describe()}"
+    if isinstance(expected, (Raised, Broken, NotAttempted)):  # a broken reference, never the learner's fault
+        return f"the reference itself failed on this case ({expected!r}); please report it"
+    return value_mismatch(answer, expected, tol, names, case.array_inputs)
+
+
+MAX_RAISE_MESSAGE = 300  # a message, not a bag of every number and keyword a case might ask for
+
+
+def _raise_mismatch(answer, case: Case) -> str | None:
+    about = f" for {case.about}" if getattr(case, "about", "") else ""
+    if not isinstance(answer, Raised):
+        return f"returned {describe_value(answer)}; expected a {case.raises}{about}"
+    if answer.type_name != case.raises:  # exactly the type the exercise names, not any subclass
+        if case.raises in answer.bases:
+            return f"raised {answer.type_name}, a subclass; raise {case.raises} itself{about}"
+        return f"raised {answer.type_name}; expected a {case.raises}{about}"
+    if len(answer.message) > MAX_RAISE_MESSAGE:
+        return (f"raised {case.raises} with a message of {len(answer.message)} characters{about}; say "
+                f"what was wrong in one sentence (at most {MAX_RAISE_MESSAGE} characters)")
+    if not mentions_all(answer.message, case.mention):
+        return (f"raised {case.raises}, but the message does not say what was wrong{about} "
+                "(mention the numbers involved)")
+    return None
+
+
+def mentions_all(message: str, mention: tuple[str, ...]) -> bool:
+    """Each item of ``mention`` is 'a|b|c': the message must contain one of them."""
+    text = message.lower()
+    return all(any(alt.lower() in text for alt in item.split("|")) for item in mention)
+
+
+# ------------------------------------------------------------------ one case of an exercise
+def judge_case(exercise: Exercise, case: Case, answer, expected) -> str | None:
+    """Why the answer fails the case; for a public example, also where it first differs."""
+    tol = case.tolerance(exercise.tolerance)
+    if exercise.judge is not None and not isinstance(answer, (Broken, NotAttempted, Raised, ChangedInputs)):
+        reason = exercise.judge(answer, case, expected, tol)
+    else:
+        reason = case_mismatch(answer, expected, case, tol, exercise.returns)
+    if reason and case.public and not case.raises and not _drawn(exercise, case):
+        where = first_difference(answer, expected, tol, exercise.returns)
+        reason += f"; {where}" if where else ""
+    return reason
+
+
+def _drawn(exercise: Exercise, case: Case) -> bool:
+    """Answers judged statistically from random draws: no one value is the expected one."""
+    return exercise.judge is not None and any(isinstance(v, np.random.Generator) for v in case.args.values())
+
+
+def case_reasons(exercise: Exercise, cases, answers, expected) -> list[str | None]:
+    """Why each case fails (None where it passes): the case on its own, then, for a
+    case that passes on its own, how it compares with earlier cases (seed_mismatches)."""
+    reasons = [judge_case(exercise, c, a, e) for c, a, e in zip(cases, answers, expected)]
+    for j, mismatch in seed_mismatches(cases, answers).items():
+        if reasons[j] is None:
+            reasons[j] = mismatch.describe()
+    return reasons
+
+
+# ------------------------------------------------------------------ where it differs
+def first_difference(answer, expected, tol: float, names: tuple[str, ...] = (), path: str = "") -> str | None:
+    """``first difference at y[1, 3]: expected 17, got 18`` for the first value that fails,
+    in the order value_mismatch reports; None where shapes or kinds already differ."""
+    if isinstance(expected, (tuple, list)) and isinstance(answer, (tuple, list)) and len(answer) == len(expected):
+        for i, (a, e) in enumerate(zip(answer, expected)):
+            if value_mismatch(a, e, tol) is not None:
+                name = names[i] if i < len(names) else f"{path}[{i}]"
+                return first_difference(a, e, tol, (), name)
+        return None
+    if isinstance(expected, dict) and isinstance(answer, dict) and set(answer) == set(expected):
+        for k in expected:
+            if value_mismatch(answer[k], expected[k], tol) is not None:
+                return first_difference(answer[k], expected[k], tol, (), f"{path}[{k!r}]")
+        return None
+    return _array_difference(answer, expected, tol, path)
+
+
+def _numeric(x):
+    if isinstance(x, (int, float, np.generic)) and not isinstance(x, bool):
+        x = np.asarray(x)
+    return x if is_plain_array(x) else None
+
+
+def _array_difference(answer, expected, tol: float, path: str) -> str | None:
+    a, e = _numeric(answer), _numeric(expected)
+    if a is None or e is None or a.shape != e.shape or a.size == 0:
+        return None
+    if is_plain_array(answer) and is_plain_array(expected) and a.dtype != e.dtype:
+        return None  # the dtype is what to fix first
+    if e.dtype.kind in "biu" and a.dtype.kind in "biu":
+        bad = a != e
+    else:
+        wide = np.complex128 if "c" in a.dtype.kind + e.dtype.kind else np.float64
+        fa, fe = a.astype(wide), e.astype(wide)
+        finite = np.isfinite(fe)
+        scale = max(float(np.abs(fe[finite]).max()), 1e-300) if finite.any() else 1.0
+        with np.errstate(invalid="ignore", over="ignore"):
+            off = np.where(finite & np.isfinite(fa), np.abs(fa - fe) / scale > tol, False)
+        bad = off | (np.isfinite(fa) != finite) | (~finite & ~np.isfinite(fa) & (fa != fe))
+    where = np.flatnonzero(bad)
+    if not where.size:
+        return None
+    index = np.unravel_index(int(where[0]), a.shape) if a.ndim else ()
+    got, want = a[index], e[index]
+    if not index:  # one number: the reason already names it
+        return f"expected {want}, got {got}"
+    return f"first difference at {path}[{', '.join(str(int(i)) for i in index)}]: expected {want}, got {got}"
