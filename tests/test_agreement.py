@@ -128,7 +128,7 @@ WRITTEN = [
      "def count_gpt2_params(V, T, d, L, tied=True, bias=True):\n"
      "    blocks = L * (12 * d * d + (13 * d if bias else 2 * d))\n"
      "    return V * d + T * d + blocks + (2 * d if bias else d) + V * d  # head counted too?\n"]),
-    ("sinusoid_loops", "07_positions", [
+    ("sinusoid_loops", "07_position_embeddings", [
      "def sinusoidal_positions(T, d, base=10000.0):\n"
      "    if d % 2:\n"
      "        raise ValueError(f\"d must be even, got d={d}\")\n"
@@ -138,7 +138,7 @@ WRITTEN = [
      "            angle = t / base ** (i / d)  # the same frequency for the pair?\n"
      "            pe[t, i], pe[t, i + 1] = math.sin(angle), math.cos(angle)\n"
      "    return pe\n"]),
-    ("sinusoid_swapped", "07_positions", [
+    ("sinusoid_swapped", "07_position_embeddings", [
      "def sinusoidal_positions(T, d, base=10000.0):\n"
      "    if d % 2:\n"
      "        raise ValueError(f\"d must be even, got d={d}\")\n"
@@ -146,18 +146,18 @@ WRITTEN = [
      "    pe = np.empty((T, d))\n"
      "    pe[:, 0::2], pe[:, 1::2] = np.cos(angles), np.sin(angles)\n"
      "    return pe\n"]),
-    ("similarity_einsum", "07_positions", [
+    ("similarity_einsum", "07_position_embeddings", [
      "def position_similarity(wpe):\n"
      "    if wpe.ndim != 2:\n"
      "        raise ValueError(f\"wpe must be 2-D, got shape {wpe.shape}\")\n"
      "    unit = wpe / np.sqrt(np.einsum('td,td->t', wpe, wpe))[:, None]\n"
      "    return np.einsum('sd,td->st', unit, unit)\n"]),
-    ("similarity_dot", "07_positions", [
+    ("similarity_dot", "07_position_embeddings", [
      "def position_similarity(wpe):\n"
      "    if wpe.ndim != 2:\n"
      "        raise ValueError(f\"wpe must be 2-D, got shape {wpe.shape}\")\n"
      "    return wpe @ wpe.T  # cosine?\n"]),
-    ("get_batch_uint8", "08_training", [
+    ("get_batch_uint8", "08_training_sampling", [
      "def get_batch(data, batch_size, block_size, rng):\n"
      "    if len(data) < block_size + 1:\n"
      "        raise ValueError(f\"data of {len(data)} ids, block_size {block_size}: no window fits\")\n"
@@ -165,7 +165,7 @@ WRITTEN = [
      "    x = np.stack([data[i:i + block_size] for i in ix])\n"
      "    y = np.stack([data[i + 1:i + 1 + block_size] for i in ix])\n"
      "    return x, y\n"]),
-    ("get_batch_loop_and_help", "08_training", [
+    ("get_batch_loop_and_help", "08_training_sampling", [
      "?get_batch\n"
      "def get_batch(data, batch_size, block_size, rng):\n"
      "    if len(data) < block_size + 1:\n"
@@ -178,12 +178,12 @@ WRITTEN = [
      "        y[b] = data[s + 1:s + 1 + block_size]\n"
      "    return x, y\n"
      "get_batch??\n"]),
-    ("cross_entropy_log_softmax", "08_training", [
+    ("cross_entropy_log_softmax", "08_training_sampling", [
      "def cross_entropy(logits, targets):\n"
      "    z = logits - logits.max(-1, keepdims=True)\n"
      "    p = np.exp(z) / np.exp(z).sum(-1, keepdims=True)\n"
      "    return -np.log(np.take_along_axis(p, targets[..., None], -1)).mean()\n"]),
-    ("sample_next_ties_kept", "08_training", [
+    ("sample_next_ties_kept", "08_training_sampling", [
      "!echo sampling\n"
      "def sample_next(logits, temperature, top_k, rng):\n"
      "    if temperature <= 0:\n"

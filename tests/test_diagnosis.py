@@ -25,7 +25,7 @@ from grader.judging.seeds import seed_mismatches
 from grader.lessons import _variants as V
 from grader.lessons.l03_mlp_block import _block_args as block_args
 from grader.lessons.l03_mlp_block import _mlp_args as mlp_args
-from grader.lessons.l04_model import _logits_args as logits_args
+from grader.lessons.l04_model_init import _logits_args as logits_args
 from grader.judging.stats import summarize
 
 # A learner's attention, correct, with a spot for one bug: {qkv}, {split}, {scale}, {mask}, {merge}, {out}.

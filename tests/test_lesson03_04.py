@@ -20,7 +20,7 @@ from grader.judging import registry
 from grader.checking.check import evaluate
 from grader.judging.answers import reference_answers
 from grader.lessons import l03_mlp_block as l03
-from grader.lessons import l04_model as l04
+from grader.lessons import l04_model_init as l04
 from gpt2course import numpy_gpt as ref
 from gpt2course.config import GPTConfig
 

@@ -13,7 +13,7 @@ import torch
 from conftest import ROOT
 from grader.judging import registry
 from grader.checking.check import evaluate
-from grader.lessons.l06_torch import hf_state_dict, module_shapes
+from grader.lessons.l06_torch_parity import hf_state_dict, module_shapes
 from gpt2course import GPT2_SMALL, TINY, GPTConfig
 from gpt2course import state_dicts
 from gpt2course import numpy_gpt as ref

@@ -18,14 +18,14 @@ from grader.judging import registry
 from grader.checking.check import evaluate
 from grader.judging.answers import call_answer, mistake_answers_for, reference_answers
 from grader.judging.judge import judge
-from grader.lessons import l07_positions as lesson
+from grader.lessons import l07_position_embeddings as lesson
 from grader.judging.registry import arrays_in
 from gpt2course import GPT2_SMALL, TINY
 from hub_fixtures import gpt2_small_cache, hub_cache, hub_config, hub_tensors, run_lesson, write_safetensors
 
 LESSON_NB = ROOT / "notebooks" / "07_position_embeddings.ipynb"
-SOLUTIONS = ROOT / "solutions" / "07_positions_exercises.ipynb"
-EXERCISES = ROOT / "exercises" / "07_positions_exercises.ipynb"
+SOLUTIONS = ROOT / "solutions" / "07_position_embeddings_exercises.ipynb"
+EXERCISES = ROOT / "exercises" / "07_position_embeddings_exercises.ipynb"
 NAMES = ("sinusoidal_positions", "position_similarity", "principal_components")
 FLAGGED = {"sinusoidal_positions": lesson.sinusoid_reference, "position_similarity": lesson.similarity_reference,
            "principal_components": lesson.pca_reference}
@@ -245,7 +245,7 @@ def test_lesson_opens_with_its_plan_and_ends_at_the_exercises():
     cells = nbformat.read(LESSON_NB, as_version=4).cells
     first, last = cells[0].source, cells[-1].source
     assert first.startswith("# Lesson 07") and "1. the whole" in first and "**You need:**" in first
-    assert "[exercises/07_positions_exercises.ipynb](../exercises/07_positions_exercises.ipynb)" in last
+    assert "[exercises/07_position_embeddings_exercises.ipynb](../exercises/07_position_embeddings_exercises.ipynb)" in last
     assert "**Next:**" in last and "(08_training_sampling.ipynb)" in last
     prefix = {"markdown": "md", "code": "code"}
     assert [c.id for c in cells] == [f"{prefix[c.cell_type]}-{i:03d}" for i, c in enumerate(cells, 1)]

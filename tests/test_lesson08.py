@@ -423,7 +423,7 @@ for call in [lambda: data.get_batch(np.arange(20), 2, 4, np.random.default_rng(0
     try:
         call()
     except ExerciseNotDone as exc:
-        assert "exercises/08_training_exercises.ipynb" in str(exc), exc
+        assert "exercises/08_training_sampling_exercises.ipynb" in str(exc), exc
     else:
         raise AssertionError("not bridged")
 for name in ["top_k_numpy", "probs_numpy", "numpy_forward_cached"]:
@@ -449,7 +449,7 @@ def solved_definitions() -> str:
     """The solved exercise notebook's definitions, as a learner's own code."""
     from grader import notebook as nbk
 
-    nb = nbk.read(ROOT / "solutions" / "08_training_exercises.ipynb")
+    nb = nbk.read(ROOT / "solutions" / "08_training_sampling_exercises.ipynb")
     return "\n".join(c.source for c in nbk.graded_cells(nb))
 
 
@@ -481,7 +481,7 @@ def test_lesson_opens_with_its_plan_and_ends_at_the_exercises():
     cells = nbformat.read(ROOT / "notebooks" / "08_training_sampling.ipynb", as_version=4).cells
     first, last = cells[0].source, cells[-1].source
     assert first.startswith("# Lesson 08") and "1. the corpus" in first and "**You need:**" in first
-    assert "**Next:**" in last and "[exercises/08_training_exercises.ipynb](../exercises/08_training_exercises.ipynb)" in last
+    assert "**Next:**" in last and "[exercises/08_training_sampling_exercises.ipynb](../exercises/08_training_sampling_exercises.ipynb)" in last
     prefix = {"markdown": "md", "code": "code"}
     assert [c.id for c in cells] == [f"{prefix[c.cell_type]}-{i:03d}" for i, c in enumerate(cells, 1)]
     ignored = [c for c in cells if c.cell_type == "code" and c.source.startswith("# NBVAL_IGNORE_OUTPUT")]
@@ -492,7 +492,7 @@ def test_lesson_opens_with_its_plan_and_ends_at_the_exercises():
 def test_exercise_notebook_closes_the_course():
     import nbformat
 
-    cells = nbformat.read(ROOT / "solutions" / "08_training_exercises.ipynb", as_version=4).cells
+    cells = nbformat.read(ROOT / "solutions" / "08_training_sampling_exercises.ipynb", as_version=4).cells
     assert cells[0].source.startswith("# Lesson 08 exercises") and "end of the course" in cells[-1].source
     assert [c.id for c in cells if "exercise" in c.metadata.get("tags", [])] == ["code-004", "code-007", "code-010"]
     assert [c.source for c in cells if "check" in c.metadata.get("tags", [])] == \

@@ -9,8 +9,8 @@ one (grader/release/bundle.py, LOADER), with the same load(until).
 """
 import importlib
 
-MODULES = ("l01_embeddings", "l02_attention", "l03_mlp_block", "l04_model", "l05_counting", "l06_torch",
-           "l07_positions", "l08_training")
+MODULES = ("l01_embeddings", "l02_attention", "l03_mlp_block", "l04_model_init", "l05_counting", "l06_torch_parity",
+           "l07_position_embeddings", "l08_training_sampling")
 
 
 def load(until=None) -> None:

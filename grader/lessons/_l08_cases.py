@@ -1,4 +1,4 @@
-"""Lesson 08's public and hidden cases (grader/lessons/l08_training.py registers them).
+"""Lesson 08's public and hidden cases (grader/lessons/l08_training_sampling.py registers them).
 
 The generators in the cases are CaseRng objects (equal when their states are), so the
 hidden cases built twice compare equal; a function under test gets a plain copy.

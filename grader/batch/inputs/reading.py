@@ -12,6 +12,9 @@ from .collect import Notebook
 MAX_SALVAGE = 2 * 2**20  # bytes of an unreadable notebook searched for its lesson
 _LESSON_TEXT = re.compile(rb'"lesson"\s*:\s*"([0-9A-Za-z_]{1,64})"')
 _DEF_TEXT = re.compile(rb"def\s+([A-Za-z_]\w{0,99})\s*\(")
+# Lesson ids of earlier student editions (their notebooks' metadata and file names), renamed
+# so that a lesson's three notebooks and its grader module share one name.
+FORMER_IDS = {"07_positions": "07_position_embeddings", "08_training": "08_training_sampling"}
 
 
 def guess_lesson(nb, name: str, data: bytes | None = None) -> str | None:
@@ -21,17 +24,18 @@ def guess_lesson(nb, name: str, data: bytes | None = None) -> str | None:
     its metadata and most of its `def` lines), so it is never taken for a missing one."""
     known = registry.lessons()
     lesson = nbk.lesson_of(nb) if nb is not None else None
+    lesson = FORMER_IDS.get(lesson, lesson)
     if lesson in known:
         return lesson
     base = name.rsplit("/", 1)[-1]
-    for candidate in known:
+    for candidate in [*known, *FORMER_IDS]:
         if candidate in base:
-            return candidate
+            return FORMER_IDS.get(candidate, candidate)
     if nb is not None:
         defined = {n for c in nbk.graded_cells(nb) for n in c.defines}
     else:
         text = data or b""
-        found = [m.decode() for m in _LESSON_TEXT.findall(text[:MAX_SALVAGE])]
+        found = [FORMER_IDS.get(m.decode(), m.decode()) for m in _LESSON_TEXT.findall(text[:MAX_SALVAGE])]
         if any(x in known for x in found):
             return next(x for x in found if x in known)
         defined = {m.decode() for m in _DEF_TEXT.findall(text[:MAX_SALVAGE])}

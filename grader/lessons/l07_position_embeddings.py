@@ -10,7 +10,7 @@ from gpt2course import positions as ref
 from ..judging.registry import Case, Exercise, Mistake, register
 from ._variants import flagged
 
-LESSON = "07_positions"
+LESSON = "07_position_embeddings"
 
 
 def _table(rng, T, d, dtype=np.float64):

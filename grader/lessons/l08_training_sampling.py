@@ -7,7 +7,7 @@ from . import _l08_cases as C
 from . import _l08_variants as V
 from ._variants import flagged
 
-LESSON = "08_training"
+LESSON = "08_training_sampling"
 
 
 # ------------------------------------------------------------------ cross_entropy
