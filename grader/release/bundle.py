@@ -175,7 +175,9 @@ def _mark_student_module(tree: ast.Module) -> None:
     first_import = next(i for i, n in enumerate(tree.body) if isinstance(n, (ast.Import, ast.ImportFrom))
                         and getattr(n, "module", None) != "__future__")
     tree.body.insert(first_import, ast.parse("from . import student as _student").body[0])
-    tree.body.append(ast.parse("_student.install()").body[0])
+    # the lesson-cell guard, installed once in the learner's kernel (student_cells imports
+    # student, so the guard is imported here rather than by student: no import cycle)
+    tree.body.extend(ast.parse("from . import student_cells as _student_cells\n_student_cells.install()").body)
 
 
 def student_exercises(folder: Path) -> None:

@@ -136,10 +136,3 @@ def as_dtype(params: dict, dtype) -> dict:
     import numpy as np
 
     return {k: np.asarray(v).astype(dtype, copy=False) for k, v in params.items()}
-
-
-def install():
-    """Install the lesson-cell guard in the running IPython kernel (once); no-op elsewhere."""
-    from . import student_cells
-
-    return student_cells.install()
