@@ -75,13 +75,13 @@ bwrap:
 	    { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q bubblewrap >/dev/null 2>&1; }; }; } || \
 	  echo "note: bubblewrap (bwrap) is not installed: tests of --isolation namespaces are skipped"
 
-# The browser tests (tests/test_browser.py) drive Debian's Chromium with Playwright: install it
+# The browser tests (tests/e2e/test_browser.py) drive Debian's Chromium with Playwright: install it
 # where we may (root with apt); elsewhere they are skipped with a note.
 chromium:
 	@test -x /usr/bin/chromium || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
 	  { apt-get install -y -q chromium >/dev/null 2>&1 || \
 	    { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q chromium >/dev/null 2>&1; }; }; } || \
-	  echo "note: chromium is not installed: the browser tests (tests/test_browser.py) are skipped"
+	  echo "note: chromium is not installed: the browser tests (tests/e2e/test_browser.py) are skipped"
 
 # Everything, on both cores: pytest over tests/ split between PYTEST_WORKERS workers (pytest-xdist; a
 # module whose tests share an expensive fixture stays on one worker: xdist_group marks), beside
@@ -104,9 +104,9 @@ test-pytest: $(STAMP)
 	OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 \
 	  $(BIN)/python -m pytest tests -n $(PYTEST_WORKERS) --dist loadgroup
 
-# -p tests.unix_kernels: kernels on Unix sockets, not TCP ports another process can take first
-# while a kernel starts (why, in tests/unix_kernels.py), and a dead kernel's stderr in the error.
-NBVAL := $(BIN)/python -m pytest --nbval --nbval-current-env -p no:cacheprovider -p no:xdist -p tests.unix_kernels
+# -p tests.support.unix_kernels: kernels on Unix sockets, not TCP ports another process can take first
+# while a kernel starts (why, in tests/support/unix_kernels.py), and a dead kernel's stderr in the error.
+NBVAL := $(BIN)/python -m pytest --nbval --nbval-current-env -p no:cacheprovider -p no:xdist -p tests.support.unix_kernels
 # The machine's own kernels and threads. OMP_WAIT_POLICY=PASSIVE changes no number, only how
 # torch's idle OpenMP threads wait: spinning, beside the other runs, made 40 training steps
 # take minutes instead of seconds.

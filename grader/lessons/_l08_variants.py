@@ -4,7 +4,7 @@ Called with its default flags, each function here computes what the course
 computes: ``cross_entropy`` the reference of the exercise (numpy_gpt.cross_entropy
 plus the input checks the exercise asks for), ``get_batch`` what data.get_batch
 returns, ``sample_next`` what sampling.sample_next draws, number for number
-(tests/test_lesson08.py checks it). A catalogued mistake is one of them with one
+(tests/lessons/test_lesson08.py checks it). A catalogued mistake is one of them with one
 flag switched, as in _variants.py.
 
 Every function runs under ``np.errstate(all="ignore")``: a mistake that overflows

@@ -2,7 +2,7 @@
 
 Called with its default flags, every function here computes what the
 reference in ``gpt2course/numpy_gpt.py`` computes, operation for operation
-(tests/test_diagnosis.py checks it bit for bit). A catalogued mistake is one of
+(tests/judging/test_diagnosis.py checks it bit for bit). A catalogued mistake is one of
 them with one flag switched, so a mistake differs from the reference in
 exactly the way its explanation says.
 

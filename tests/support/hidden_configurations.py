@@ -1,4 +1,4 @@
-"""Every exercise's hidden cases, pinned as data (tests/test_registry.py describes each case the same
+"""Every exercise's hidden cases, pinned as data (tests/judging/test_registry.py describes each case the same
 way): a case that disappears from grader/lessons/ is a test that fails. Written out once from the
 registry and reviewed; new cases may be added to the registry freely, then here."""
 

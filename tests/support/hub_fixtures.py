@@ -7,7 +7,7 @@ h.N.attn.bias per layer and metadata {"format": "pt"}; pytorch_model.bin (torch.
 format by default, as before PyTorch 1.6) also with h.N.attn.masked_bias; config.json with the
 Hub's fields; the cache huggingface_hub keeps (blobs named by ETag, snapshots as relative links,
 refs/main).
-tests/loopback_hub.py serves the same files as the Hub does.
+tests/support/loopback_hub.py serves the same files as the Hub does.
 """
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from gpt2course import GPT2_SMALL, GPTConfig
-from unix_kernels import AsyncUnixSocketKernels
+from support.unix_kernels import AsyncUnixSocketKernels
 
 REPO = "openai-community/gpt2"
 COMMIT = "607a30d783dfa663caf39e06633721c8d4cfcd7e"

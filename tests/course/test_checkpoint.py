@@ -8,7 +8,7 @@ import torch
 from gpt2course import TINY, checkpoint
 from gpt2course import numpy_gpt as ref
 from gpt2course.config import GPT2_FAMILY
-from hub_fixtures import HUB_CONFIG, hub_cache, hub_config, hub_tensors, write_bin, write_safetensors
+from support.hub_fixtures import HUB_CONFIG, hub_cache, hub_config, hub_tensors, write_bin, write_safetensors
 
 
 @pytest.mark.parametrize("config", [*GPT2_FAMILY.values(), TINY], ids=[*GPT2_FAMILY, "tiny"])

@@ -1,7 +1,7 @@
 """check() in a kernel and the gradebook agree, case by case.
 
 Every learner here is a notebook as a learner saves it: each solution notebook, learners'
-bugs written as code (tests/test_diagnosis.py's, catalogued or not) and a corpus written
+bugs written as code (tests/judging/test_diagnosis.py's, catalogued or not) and a corpus written
 the way learners write (black-wrapped lines, loops, einsum, comments ending in "?",
 magics, shell commands and help syntax in the same cell as the answer). Each is
 - run the way a kernel runs it: every cell but the check cells, through a real IPython
@@ -26,7 +26,7 @@ from nbbuild import code, notebook
 from conftest import ROOT
 from grader.checking.check import evaluate
 from grader.judging import registry
-from test_diagnosis import CORRECT_INITS, INSIDE, SEED_LEARNERS, TWO_SLIPS, UNCATALOGUED
+from judging.test_diagnosis import CORRECT_INITS, INSIDE, SEED_LEARNERS, TWO_SLIPS, UNCATALOGUED
 
 HEADER = "import math\nimport numpy as np"
 

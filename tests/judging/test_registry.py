@@ -17,9 +17,9 @@ from grader.judging.answers import call_answer, reference_answers
 from grader.judging.compare import case_mismatch
 from grader.judging.judge import Broken, NotAttempted, Raised, judge
 from grader.judging.sampling_judge import scalar_judge
-from hidden_configurations import HIDDEN
+from support.hidden_configurations import HIDDEN
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 EXERCISES = list(registry.load_all().values())
 BY_NAME = {e.name: e for e in EXERCISES}
 MIN_SOLUTION_LINE = 15
@@ -191,7 +191,7 @@ def test_each_mistake_fails_a_public_case(exercise, mistake):
 
 # ------------------------------------------------------------------ the hidden cases, pinned
 def describe(value) -> str:
-    """A case's argument as tests/hidden_configurations.py writes it."""
+    """A case's argument as tests/support/hidden_configurations.py writes it."""
     if isinstance(value, np.random.Generator):
         return "rng"
     if isinstance(value, np.ndarray):

@@ -1,4 +1,4 @@
-"""The learner corpus (tests/learner_corpus/) through the judge, as check() runs it and as the
+"""The learner corpus (tests/judging/learner_corpus/) through the judge, as check() runs it and as the
 batch grader does (answers across the wire, the course's answers computed once per exercise).
 
 A wrong name is worse than none: a correct answer passes unnamed, a bug the catalogue does not

@@ -15,7 +15,7 @@ python3 kernel are found), then
   parameter explorer: a slider changes its count; lesson 07's column picker:
   typing a column redraws its plot); a full-page screenshot of each lesson goes
   to SCREENSHOTS. (These runs are also the student edition's solved runs:
-  tests/test_student_edition.py runs them with nbclient only where no browser is
+  tests/release/test_student_edition.py runs them with nbclient only where no browser is
   available. The course's own edition runs under nbval, twice.)
 - types a correct `embed` and a classic mistake into a copy of the first
   exercise notebook and checks what `check(embed)` prints (the time the first
@@ -56,7 +56,7 @@ import pytest
 
 from conftest import browser_problem, chromium_path, solved_edition
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 LESSONS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 EXERCISE = ROOT / "exercises" / "01_embeddings_exercises.ipynb"
 SCRATCH = ".browser-tmp"                 # served copies of exercise notebooks, inside the served folder

@@ -10,7 +10,7 @@ from grader import notebook as nbk
 from grader.release.bundle import build_release
 
 from conftest import ROOT
-from unix_kernels import AsyncUnixSocketKernels
+from support.unix_kernels import AsyncUnixSocketKernels
 
 
 @pytest.fixture(scope="module")

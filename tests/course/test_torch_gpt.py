@@ -8,7 +8,7 @@ from gpt2course import numpy_gpt as ref
 from gpt2course.checkpoint import module_names
 from gpt2course.state_dicts import module_arrays_from_state_dict, params_from_state_dict
 from gpt2course.torch_gpt import GPT
-from hub_fixtures import hf_logits, hub_tensors, layouts
+from support.hub_fixtures import hf_logits, hub_tensors, layouts
 
 CONFIGS = [pytest.param(TINY, id="tiny"),
            pytest.param(GPTConfig(vocab_size=97, block_size=24, n_layer=3, n_embd=48, n_head=6), id="odd")]

@@ -1,5 +1,5 @@
 """gpt2course/train.py: LR schedule, training, checkpoints, DDP, CLI (the corpus, tokenizer,
-split and batches are tests/test_data.py's).
+split and batches are tests/course/test_data.py's).
 
 Oracles are independent of the code under test: the tiny model's config (vocabulary,
 parameter count), ln V, hand-computed schedule values, and a single process against torchrun.
@@ -19,7 +19,7 @@ from gpt2course import TINY, data
 from gpt2course.train import (PEAK_BF16_TFLOPS, Runtime, TrainConfig, estimate_loss, flops_per_token, global_batch,
                               gpu_part, init_model, load_checkpoint, lr_at, make_optimizer, parse_config, train)
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 LN_V = math.log(TINY.vocab_size)
 
 

@@ -18,7 +18,7 @@ from gpt2course import GPT2_SMALL, TINY, GPTConfig
 from gpt2course import state_dicts
 from gpt2course import numpy_gpt as ref
 from gpt2course.torch_gpt import GPT
-from hub_fixtures import COMMIT, REPO, gpt2_small_cache, hub_cache, hub_config, hub_tensors, run_lesson, write_safetensors
+from support.hub_fixtures import COMMIT, REPO, gpt2_small_cache, hub_cache, hub_config, hub_tensors, run_lesson, write_safetensors
 
 SOLUTIONS = ROOT / "solutions" / "06_torch_parity_exercises.ipynb"
 

@@ -20,7 +20,7 @@ from gpt2course import TINY, data, numpy_gpt, weights
 from gpt2course.sampling import sample_torch
 from gpt2course.train import Runtime, TrainConfig, estimate_loss, init_model, load_checkpoint
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 RUN = weights.TINY_RUN
 RECIPE = ROOT / "gpt2course" / "checkpoints" / "tiny_train.json"
 FIRST_STEPS = 200   # the recipe's whole warmup (warmup_steps): retrained from scratch in the slow test

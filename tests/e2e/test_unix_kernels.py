@@ -1,4 +1,4 @@
-"""The tests' kernels on Unix sockets (tests/unix_kernels.py): used by nbclient and nbval runs alike."""
+"""The tests' kernels on Unix sockets (tests/support/unix_kernels.py): used by nbclient and nbval runs alike."""
 
 import json
 import os
@@ -11,7 +11,7 @@ from pathlib import Path
 import nbformat
 
 from conftest import ROOT
-from unix_kernels import UnixSocketKernels
+from support.unix_kernels import UnixSocketKernels
 from test_environment import dry_run
 
 
@@ -60,7 +60,7 @@ def test_nbval_with_the_plugin_runs_unix_socket_kernels_and_shows_a_dead_ones_st
     one_cell_notebook(tmp_path / "dies.ipynb", "print(1)", "1\n", "dying")
     env = {**os.environ, "JUPYTER_PATH": str(tmp_path / "jupyter"), "PYTHONPATH": str(ROOT)}
     done = subprocess.run([sys.executable, "-m", "pytest", "--nbval", "-p", "no:cacheprovider", "-p", "no:xdist",
-                           "-p", "tests.unix_kernels", "-q", "--rootdir", str(tmp_path), str(tmp_path)],
+                           "-p", "tests.support.unix_kernels", "-q", "--rootdir", str(tmp_path), str(tmp_path)],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     out = done.stdout + done.stderr
     assert "1 passed, 1 error" in out, out[-3000:]  # the transport cell passed; the dying kernel is an error
@@ -71,4 +71,4 @@ def test_nbval_with_the_plugin_runs_unix_socket_kernels_and_shows_a_dead_ones_st
 def test_make_tests_nbval_runs_load_the_plugin():
     for target in ("test-nbval", "test-nbval-blas"):
         runs = [line for line in dry_run(target).splitlines() if "--nbval" in line]
-        assert runs and all("-p tests.unix_kernels" in line for line in runs), (target, runs)
+        assert runs and all("-p tests.support.unix_kernels" in line for line in runs), (target, runs)

@@ -13,7 +13,7 @@ import http.server
 import re
 import threading
 
-from hub_fixtures import COMMIT, LFS_FILES, REPO, etag
+from support.hub_fixtures import COMMIT, LFS_FILES, REPO, etag
 
 MAX_REQUESTS = 50  # a loopback Hub answers no more than this, then 503s
 

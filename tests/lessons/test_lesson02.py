@@ -20,7 +20,7 @@ from grader.judging import registry
 from grader.lessons import l02_attention as lesson
 from gpt2course import numpy_gpt as ref
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 EXERCISES = ("layer_norm", "causal_self_attention")
 NAN_MISTAKE = "causal mask hides the diagonal"
 

@@ -1,6 +1,6 @@
 """gpt2course.weights: the Hub's four layouts, the Hugging Face cache, a download, the fallback, tampering.
 
-Every fixture is a structural copy of the Hub's files (tests/hub_fixtures.py), never the
+Every fixture is a structural copy of the Hub's files (tests/support/hub_fixtures.py), never the
 course's own save format. All offline: the "Hub" is a loopback server answering as the
 Hub does; downloads run in a subprocess whose HF_ENDPOINT points at it, as a learner's would.
 """
@@ -18,11 +18,11 @@ import torch
 
 from gpt2course import TINY, GPTConfig, weights
 from gpt2course import numpy_gpt as ref
-from hub_fixtures import (COMMIT, REPO, hf_logits, hub_cache, hub_config, hub_tensors, layouts, sha256_of,
+from support.hub_fixtures import (COMMIT, REPO, hf_logits, hub_cache, hub_config, hub_tensors, layouts, sha256_of,
                           write_safetensors)
-from loopback_hub import loopback_hub
+from support.loopback_hub import loopback_hub
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SMALL = GPTConfig(vocab_size=50, block_size=16, n_layer=2, n_embd=16, n_head=2)  # no GPT-2 size
 CACHE = f"models--{REPO.replace('/', '--')}"
 LINK = Path(CACHE) / "snapshots" / COMMIT / "model.safetensors"

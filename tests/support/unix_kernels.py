@@ -9,7 +9,7 @@ died before replying to kernel_info" (CI failed so in lesson 03). A Unix socket 
 only this process made cannot be taken by anyone else.
 
 Used two ways: nbclient's runs in the tests pass ``kernel_manager_class=AsyncUnixSocketKernels``;
-the nbval runs of `make test` load this file as a pytest plugin (``-p tests.unix_kernels``),
+the nbval runs of `make test` load this file as a pytest plugin (``-p tests.support.unix_kernels``),
 which gives nbval these kernels and keeps each kernel's stderr, which nbval throws away, for
 the error a kernel that dies before it answers raises.
 """

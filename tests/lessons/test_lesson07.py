@@ -21,7 +21,7 @@ from grader.judging.judge import judge
 from grader.lessons import l07_position_embeddings as lesson
 from grader.judging.registry import arrays_in
 from gpt2course import GPT2_SMALL, TINY
-from hub_fixtures import gpt2_small_cache, hub_cache, hub_config, hub_tensors, run_lesson, write_safetensors
+from support.hub_fixtures import gpt2_small_cache, hub_cache, hub_config, hub_tensors, run_lesson, write_safetensors
 
 LESSON_NB = ROOT / "notebooks" / "07_position_embeddings.ipynb"
 SOLUTIONS = ROOT / "solutions" / "07_position_embeddings_exercises.ipynb"

@@ -15,7 +15,7 @@ from grader import notebook as nbk
 from grader.release.runtime import cell_names, student_cells
 
 from conftest import ROOT, browser_problem, solved_edition
-from unix_kernels import AsyncUnixSocketKernels
+from support.unix_kernels import AsyncUnixSocketKernels
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 

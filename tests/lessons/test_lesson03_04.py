@@ -147,7 +147,7 @@ def test_init_judge_can_tell_mistakes_apart_from_independent_draws():
     """judge(answer, case, expected=a variant's answer) says whether the answer behaves
     like that variant: each variant's fresh draw matches itself and no other. The seed
     mistakes draw correctly within one case (they show only across cases: see
-    tests/test_diagnosis.py), so they are left out here."""
+    tests/judging/test_diagnosis.py), so they are left out here."""
     ex = exercise("init_gpt")
     across_cases = ("seed ignored", "generator not seeded")
     by_name = {m.name: m.variant for m in ex.mistakes if m.name not in across_cases} | {"reference": ex.reference}
