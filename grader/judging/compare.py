@@ -6,6 +6,16 @@ edition ships it) judge_case adds where the answer first differs. Plain data in,
 plain data out; used by the judge (judge.py), naming a mistake (naming.py) and the
 statistical judges (sampling_judge.py), in check(), the batch grader and the student
 release alike.
+
+The rules per case: the answer is a real ndarray of numeric dtype (not a subclass, not an
+object with its own ``__eq__``) of the expected shape and dtype (no silent upcast),
+finite where the expected one is, and within the exercise's tolerance, measured as
+max |answer - expected| / max |expected| (registry.DEFAULT_TOL unless the exercise sets
+one; float32 cases get at least registry.FLOAT32_TOL); a tuple has the expected number
+of items, each judged so. A case that must raise needs exactly the named exception type
+and a message of at most MAX_RAISE_MESSAGE characters naming the numbers involved
+(mentions_all). Across cases (case_reasons): an argument changed in place fails, and
+seeds.py's rules on seeds and random generators apply.
 """
 from __future__ import annotations
 
