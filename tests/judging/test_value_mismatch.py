@@ -56,3 +56,27 @@ def test_a_complex_number_where_a_real_one_is_expected_fails(answer):
     # compared as floats, 1 + 2j would pass as 1.0
     assert value_mismatch(answer, 1.0, 1e-6) == f"returned a {type(answer).__name__}; expected a real number"
     assert value_mismatch(1 + 0j, 1.0, 1e-6) == "returned a complex; expected a number"
+
+
+@pytest.mark.parametrize("drop_or_add", ["one item too few", "one item too many"])
+def test_a_tuple_of_the_wrong_length_fails_naming_the_length(drop_or_add):
+    """get_batch returns (x, y): an answer whose items present are all right still fails when
+    it has one item too few or too many, and the reason says how many were expected."""
+    from grader.judging import registry
+    from grader.judging.answers import call_answer, reference_answers
+    from grader.judging.judge import judge
+
+    exercise = registry.get("get_batch")
+    cases = exercise.cases(hidden=False)
+    expected = reference_answers(exercise, cases)
+
+    def wrong_length(*args, **kwargs):
+        x, y = exercise.reference(*args, **kwargs)
+        return (x,) if drop_or_add == "one item too few" else (x, y, y)
+
+    answers = [call_answer(wrong_length, case) for case in cases]
+    verdict = judge(exercise, cases, answers, expected)
+    value_cases = [case for case in cases if not case.raises]  # the cases that must raise still pass
+    assert value_cases and verdict.total - verdict.passed == len(value_cases)
+    assert all("expected a tuple of 2" in failure for failure in verdict.failures)
+    assert value_mismatch((expected[0][0],), expected[0], 1e-8) == "returned a tuple of 1; expected a tuple of 2"

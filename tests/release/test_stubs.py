@@ -49,6 +49,17 @@ def test_stub_keeps_signature_docstring_and_indentation():
     compile(out, "<stub>", "exec")
 
 
+def test_every_solution_block_of_a_cell_is_stubbed():
+    """A cell with two marked blocks (a helper and the exercise) ships neither answer."""
+    src = ('def helper(x):\n    ### BEGIN SOLUTION\n    return x * 2  # first answer\n    ### END SOLUTION\n\n\n'
+           'def f(x):\n    ### BEGIN SOLUTION\n    return helper(x) + 1  # second answer\n    ### END SOLUTION\n')
+    out = stubs.stub_source(src)
+    assert "first answer" not in out and "second answer" not in out
+    assert out.count("raise NotImplementedError") == 2
+    assert 'raise NotImplementedError("helper:' in out and 'raise NotImplementedError("f:' in out
+    compile(out, "<stub>", "exec")
+
+
 @pytest.mark.parametrize("src, error", [
     ("### BEGIN SOLUTION\nx = 1\n", "never closed"),
     ("x = 1\n### END SOLUTION\n", "without a"),
