@@ -1,6 +1,8 @@
 """solutions/ -> exercises/: the generator, its --check, and that no solution leaks."""
+import os
 import subprocess
 import sys
+import time
 
 import nbformat
 import pytest
@@ -107,3 +109,17 @@ def test_broken_solution_notebook_is_a_clear_cli_error(tmp_path):
                            "--exercises", str(tmp_path / "ex")], capture_output=True, text=True)
     assert proc.returncode == 2 and "01_x.ipynb" in proc.stderr and "never closed" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_a_fifo_where_a_solution_notebook_should_be_is_a_clear_error(tmp_path):
+    """A FIFO opened for reading blocks until a writer comes: the reader must refuse it at once."""
+    solutions, exercises = tmp_path / "solutions", tmp_path / "exercises"
+    solutions.mkdir()
+    os.mkfifo(solutions / "01_embeddings_exercises.ipynb")
+    start = time.monotonic()
+    done = subprocess.run([sys.executable, "-m", "grader", "stubs", "--solutions", str(solutions),
+                           "--exercises", str(exercises)], cwd=ROOT, capture_output=True, text=True, timeout=30)
+    assert time.monotonic() - start < 20 and done.returncode != 0
+    assert "not a regular file" in done.stderr + done.stdout, done.stderr
+    with pytest.raises(nbk.NotebookError, match="not a regular file"):
+        nbk.read(solutions / "01_embeddings_exercises.ipynb")
