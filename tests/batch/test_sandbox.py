@@ -189,6 +189,123 @@ def test_control_groups_are_made_per_learner_and_removed():
     assert not any(p.exists() for p in parents)
 
 
+# ----------------------------------------------------------------- the oracle, in the learner's limits
+# A composite exercise whose learner asks the oracle (the course's causal_self_attention) for
+# a large attention: 8 heads of T x T float32 scores, several at once (~300 MB at T=1500).
+def _asking_the_oracle(T: int, held_mb: int = 0) -> str:
+    return (f"import numpy as np\nHELD = np.ones({held_mb} * 2**20 // 8)\n"
+            "def block(x, params, layer, n_head):\n"
+            f"    a = np.ones(({T}, 8), np.float32)\n"
+            "    causal_self_attention(a, np.eye(8, 24, dtype=np.float32), np.zeros(24, np.float32),\n"
+            "                          np.eye(8, dtype=np.float32), np.zeros(8, np.float32), 8)\n"
+            "    return x\n")
+
+
+RIGHT_BLOCK = """def block(x, params, layer, n_head):
+    p = lambda name: params[f"h.{layer}.{name}"]
+    a = layer_norm(x, p("ln_1.weight"), p("ln_1.bias"))
+    x = x + causal_self_attention(a, p("attn.c_attn.weight"), p("attn.c_attn.bias"),
+                                  p("attn.c_proj.weight"), p("attn.c_proj.bias"), n_head)
+    m = layer_norm(x, p("ln_2.weight"), p("ln_2.bias"))
+    return x + mlp(m, p("mlp.c_fc.weight"), p("mlp.c_fc.bias"), p("mlp.c_proj.weight"), p("mlp.c_proj.bias"))
+"""
+
+
+def _run_block(box, source, limits):
+    block = registry.get("block")
+    cases = block.cases(hidden=False)[:2]
+    return box.run([GradedCell(0, source, ["block"])], "block", cases,
+                   pieces_source(reference_functions(block, registry)), block.uses, limits), cases
+
+
+def _cgroups_or_skip(ws):
+    if ws.cgroups is None:
+        ws.close()
+        pytest.skip("no delegated control groups here")
+
+
+@NAMESPACES
+def test_the_oracle_s_memory_counts_in_the_learner_s_memory_group():
+    """The oracle's child joins the groups of the learner it serves before it computes: the
+    learner's memory group's peak holds the ~300 MB the oracle built (without the join, the
+    grading process and a small learner child: ~20 MB)."""
+    ws = Workspace(Limits(wall_s=60), "namespaces")
+    _cgroups_or_skip(ws)
+    try:
+        with ws.learner() as box:
+            run, _ = _run_block(box, _asking_the_oracle(1500), ws.limits)
+            peak = int((box.group.dirs[1] / "memory.max_usage_in_bytes").read_text())
+        assert run.found and not run.problem, run.problem
+        assert peak > 200 * 2**20, f"the learner's group peaked at {peak / 2**20:.0f} MiB"
+    finally:
+        ws.close()
+
+
+@NAMESPACES
+def test_a_learner_who_has_the_oracle_compute_past_its_memory_limit_is_stopped_there(monkeypatch):
+    """A learner's block holding 500 MB asks the course's attention for ~800 MB more: each
+    alone is within a child's 1 GiB, together they pass the learner's group (1 GiB and 64 MiB
+    for the grading process), which stops them; the row says which limit. The grader and the
+    next learner (a right block, answered by the same oracle) are unaffected."""
+    from grader.batch.sandbox import workspace as sandbox
+
+    monkeypatch.setattr(sandbox, "ZYGOTE_MEMORY", 64 * 2**20)
+    ws = Workspace(Limits(wall_s=60, memory_bytes=2**30), "namespaces")
+    _cgroups_or_skip(ws)
+    try:
+        with ws.learner() as box:
+            run, _ = _run_block(box, _asking_the_oracle(2500, held_mb=500), ws.limits)
+        assert run.problem and "memory limit" in run.problem, run.problem
+        with ws.learner() as box:
+            run, cases = _run_block(box, RIGHT_BLOCK, ws.limits)
+        assert run.found and not run.problem, run.problem
+        block = registry.get("block")
+        assert all(np.allclose(a, block.reference(**c.args)) for a, c in zip(run.answers, cases))
+    finally:
+        ws.close()
+
+
+@NAMESPACES
+def test_without_control_groups_the_oracle_s_child_has_a_learner_child_s_rlimits(monkeypatch):
+    """A grader that is not root has no control groups: the oracle's child then has the same
+    address-space limit as the learner's child (512 MiB here), so an attention of 8 x 3000 x 3000
+    float32 (288 MB a matrix, several at once) is refused there, and the learner's call raises
+    MemoryError, reported as running out of memory."""
+    from grader.batch.sandbox import workspace as sandbox
+
+    monkeypatch.setattr(isolation, "privileged", lambda: False)
+    monkeypatch.setattr(sandbox, "privileged", lambda: False)
+    ws = Workspace(Limits(wall_s=60, memory_bytes=512 * 2**20), "namespaces")
+    try:
+        assert ws.cgroups is None
+        with ws.learner() as box:
+            run, _ = _run_block(box, _asking_the_oracle(3000), ws.limits)
+        assert run.found and not run.problem, run.problem
+        assert [getattr(a, "type_name", "an answer") for a in run.answers] == ["MemoryError"] * 2, run.answers
+        assert "RLIMIT_AS" in ws.describe()["memory"] and "functions it calls" in ws.describe()["memory"]
+    finally:
+        ws.close()
+
+
+def test_the_oracle_s_child_has_the_exercise_s_time_limit(monkeypatch):
+    """The exercise's own limit (here 3 s, of a batch whose default is 60), plus the second
+    it starts early by: never the batch's default, nor more (it was 65 s)."""
+    from grader.batch.sandbox import processes
+
+    asked = []
+    send = processes.Zygote._send
+    monkeypatch.setattr(processes.Zygote, "_send",
+                        lambda self, request, fds: asked.append((self.role, request)) or send(self, request, fds))
+    ws = Workspace(Limits(wall_s=60), "python")
+    try:
+        with ws.learner() as box:
+            run, _ = _run_block(box, RIGHT_BLOCK, Limits(wall_s=3))
+        assert run.found and not run.problem, run.problem
+    finally:
+        ws.close()
+    assert [r["wall_s"] for role, r in asked if r.get("op") == "run"] == [4, 3]  # the oracle's, the learner's
+
+
 # ----------------------------------------------------------------- one grading process per slot
 GOOD = "def embed(wte, wpe, idx):\n    return wte[idx] + wpe[:idx.shape[-1]]\n"
 # what the grading process's own start time says of it (field 22 of its /proc stat: the

@@ -3,9 +3,12 @@
 Where the machine delegates control groups to the grader (root on cgroup v1, or a v2
 subtree whose pids and memory controllers it may enable), every learner's grading
 process and its children live in their own group: at most ``pids`` tasks (threads
-included) and ``memory`` bytes, counted over all of them. Elsewhere the limits fall
-back to each child's rlimits (address space, NPROC) and the filter's refusal of new
-processes, which bounds a learner to one process at a time; ``describe`` says which.
+included) and ``memory`` bytes, counted over all of them. The oracle's child that
+answers a composite exercise's calls (processes.Job) joins the groups of the learner it
+serves before it computes anything, so what the learner's inputs make it build counts
+there too. Elsewhere the limits fall back to each child's rlimits (address space, NPROC),
+the oracle's child's the same as a learner's, and the filter's refusal of new processes,
+which bounds a learner to one process at a time; ``describe`` says which.
 """
 from __future__ import annotations
 
@@ -98,14 +101,15 @@ class Cgroups:
         # learner's processes at a time)
         return {"processes": f"a pids control group per learner: at most {pids} tasks (threads included)",
                 "memory": f"a memory control group per learner: {memory_bytes // 2**20} MiB for all its "
-                          "processes together"}
+                          "processes together, the course's functions its exercise calls included"}
 
 
 def fallback_description(memory_bytes: int, threads: int) -> dict:
     return {"processes": f"no control group here: new processes refused by the system-call filter, "
                          f"at most {threads} threads per exercise (RLIMIT_NPROC)",
             "memory": f"no control group here: {memory_bytes // 2**20} MiB of address space per "
-                      "exercise, which is its only process (RLIMIT_AS)"}
+                      "exercise, which is its only process (RLIMIT_AS), and as much for the course's "
+                      "functions it calls"}
 
 
 def _v1_own(controller: str) -> Path | None:

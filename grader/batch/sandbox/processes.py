@@ -115,37 +115,48 @@ class Job:
     """One exercise's descriptors: the sealed job, the results and output files, the
     refusal log and, for a composite exercise, the oracle's pipes and its child."""
 
-    def __init__(self, ws, job: bytes, pieces: list[dict]):  # ws: the batch's workspace.Workspace
+    def __init__(self, ws, job: bytes, pieces: list[dict], group=None, wall_s: float | None = None):
+        """``ws``: the batch's workspace.Workspace; ``group``: the learner's control groups
+        (cgroups.Group, or None), which the oracle's child joins; ``wall_s``: the exercise's
+        time limit, the oracle child's too."""
         self.ws, self.oracle, self.opened, self.scratch = ws, None, [], None
+        self.oracle_reply: dict | None = None   # how the oracle's child ended (end_calls); lost: unknown
         self.job = self._keep(frames.sealed("job", job))
         self.result, self.output, self.log = (self._keep(frames.memfd(n)) for n in ("result", "output", "log"))
         self.fds, self.names = [self.job, self.result, self.output, self.log], ["job", "result", "output", "log"]
         if ws.isolation != "namespaces":
             self.scratch = tempfile.mkdtemp(dir=ws.root, prefix="scratch-")
         if pieces:
-            self._start_oracle(pieces)
+            self._start_oracle(pieces, group, ws.limits.wall_s if wall_s is None else wall_s)
 
     def _keep(self, fd: int) -> int:
         self.opened.append(fd)
         return fd
 
-    def _start_oracle(self, pieces: list[dict]) -> None:
+    def _start_oracle(self, pieces: list[dict], group, wall_s: float) -> None:
+        """The oracle's child for this exercise. It computes on the learner's inputs, so it is
+        the learner's to pay for: it joins the learner's control groups (``group``: their
+        cgroup.procs, opened here, written by the child before it runs anything), and it has
+        the exercise's time limit (plus one second: it starts just before the learner's
+        child and must outlive its last call). Without groups it has a learner child's
+        rlimits, as every child of a grading process has."""
         call_r, call_w = os.pipe()
         answer_r, answer_w = os.pipe()
         oracle_job = frames.sealed("oracle-job", frames.frame({"pieces": pieces}))
         out, log = frames.memfd("oracle-output"), frames.memfd("oracle-log")
+        joins = [os.open(procs, os.O_WRONLY | os.O_CLOEXEC) for procs in group.procs] if group else []
         self.oracle = self.ws.oracle()
-        sent = self.oracle._send({"op": "run", "role": "oracle", "wall_s": self.ws.limits.wall_s + 5,
-                                  "fds": ["job", "output", "log", "call", "answer"],
-                                  "scratch": self.scratch}, [oracle_job, out, log, call_r, answer_w])
-        for fd in (oracle_job, out, log, call_r, answer_w):
+        sent = self.oracle._send({"op": "run", "role": "oracle", "wall_s": wall_s + 1,
+                                  "fds": ["job", "output", "log", "call", "answer"] + ["group"] * len(joins),
+                                  "scratch": self.scratch}, [oracle_job, out, log, call_r, answer_w, *joins])
+        for fd in (oracle_job, out, log, call_r, answer_w, *joins):
             os.close(fd)  # only the oracle's child holds these now
         self.opened += [call_w, answer_r]
         self.fds += [call_w, answer_r]
         self.names += ["call", "answer"]
         if not sent:
             self.oracle.close()
-            self.oracle = None
+            self.oracle, self.oracle_reply = None, {"lost": True}
 
     def end_calls(self) -> None:
         """The learner's child has ended: its end of the oracle's pipes closes with ours."""
@@ -154,7 +165,9 @@ class Job:
             self.opened.remove(fd)
         del self.fds[4:]
         if self.oracle is not None:
-            if self.oracle.answer(timeout=self.ws.limits.wall_s + 10) is None:
+            self.oracle_reply = self.oracle.answer(timeout=self.ws.limits.wall_s + 10)
+            if self.oracle_reply is None:
+                self.oracle_reply = {"lost": True}
                 self.oracle.close()
             else:
                 self.ws.give_back(self.oracle)

@@ -13,7 +13,8 @@ groups hold exactly the processes they held before any exercise (else it is kill
 whatever is left, and the next learner gets a fresh one). The earlier exercises a
 composite one uses are answered by an oracle: another zygote, of the grader's, whose
 children run the reference pieces and reply with plain data, so no reference code enters a
-learner's process.
+learner's process. What an oracle's child computes is the learner's inputs' doing, so it
+runs in that learner's control groups and time limit (processes.Job).
 
 Nothing crosses by name: the grader hands a child anonymous memory files and pipes
 (inside/frames.py) and reads its results from them after it has ended, as a stranger's data
@@ -26,6 +27,7 @@ import os
 import queue
 import re
 import shutil
+import signal
 import tempfile
 import threading
 from pathlib import Path
@@ -195,7 +197,7 @@ class LearnerSandbox:
                             "function": name, "uses": list(uses) if pieces else [], "cases": trees}, blob)
         zygote = self._zygote()
         zygote.preload({"torch"} if any(TORCH_IMPORT.search(c.source) for c in cells) else set())
-        with Job(self.ws, job, pieces) as j:
+        with Job(self.ws, job, pieces, self.group, limits.wall_s) as j:
             reply = zygote.ask({"op": "run", "role": "learner", "wall_s": limits.wall_s, "fds": j.names,
                                 "scratch": j.scratch}, j.fds, timeout=limits.wall_s + 30)
             j.end_calls()
@@ -208,5 +210,29 @@ class LearnerSandbox:
             self.zygote = None
             run.problem = run.problem or "the grading process stopped answering (it was restarted)"
             return run
+        if reply.get("timed_out") is not True:  # a learner's own timeout says more than the oracle's
+            _oracle_stopped(run, j.oracle_reply, limits, self.ws)
         explain_exit(run, reply.get("status"), reply.get("timed_out") is True, limits, tail, len(cases))
         return run
+
+
+def _oracle_stopped(run: ChildRun, reply: dict | None, limits: Limits, ws: Workspace) -> None:
+    """When the oracle's child was stopped (by the learner's memory or time limit, which it
+    counts in), the learner's calls to it failed from then on: the exercise is not graded
+    on answers made without it, and the row says which limit stopped it."""
+    if reply is None or run.problem or (reply.get("status") == 0 and not reply.get("timed_out")):
+        return
+    status, pieces = reply.get("status"), "the course's functions this exercise calls (answered outside it)"
+    if reply.get("lost"):
+        why = f"{pieces} stopped answering"
+    elif reply.get("timed_out") is True:
+        why = f"{pieces} ran past the exercise's time limit ({limits.wall_s:g} s) on the learner's inputs"
+    elif status == -signal.SIGKILL:
+        memory = (f"{(limits.memory_bytes + ZYGOTE_MEMORY) // 2**20} MiB for all the learner's processes, "
+                  "these included" if ws.cgroups else f"{limits.memory_bytes // 2**20} MiB")
+        why = f"{pieces} were stopped by the learner's memory limit ({memory})"
+    elif status == -signal.SIGXCPU:
+        why = f"{pieces} used more than {limits.cpu_s} s of CPU time on the learner's inputs"
+    else:
+        why = f"{pieces} ended early (exit status {status if isinstance(status, int) else '?'})"
+    run.answers, run.problem = [], why

@@ -11,8 +11,11 @@ wire = sys.modules["_grader_wire"]
 # the child's descriptors: 0 /dev/null, 1 and 2 its output, then these
 LOG_FD, JOB_FD, RESULT_FD, CALL_FD, ANSWER_FD = 3, 4, 5, 6, 7
 MAX_CALL_BLOB = 64 * 2**20
+# MemoryError too: the oracle's child has a learner child's limits, and running out of them on the
+# learner's inputs is the learner's own "ran out of memory"
 BUILTIN_ERRORS = {e.__name__: e for e in (ValueError, TypeError, IndexError, KeyError, ZeroDivisionError,
-                                          AttributeError, ArithmeticError, LookupError, OverflowError)}
+                                          AttributeError, ArithmeticError, LookupError, OverflowError,
+                                          MemoryError)}
 
 
 def read_job(setup):

@@ -147,8 +147,9 @@ def wait(pid, wall_s):
 
 # ----------------------------------------------------------------- the child
 def child(request, fds, setup):
+    fds, names = join_groups(fds, request["fds"])
     os.setsid()
-    place_descriptors(fds, request["fds"])
+    place_descriptors(fds, names)
     if setup["mode"] == "namespaces":
         walls.private_scratch(setup["scratch_bytes"])
         os.chdir(walls.SCRATCH)
@@ -164,6 +165,22 @@ def child(request, fds, setup):
         harness.serve_oracle(setup)
     else:
         harness.grade(setup, request)
+
+
+def join_groups(fds, names):
+    """An oracle's child computes on one learner's inputs, so it counts in that learner's
+    limits: first of all it writes itself ("0": the writer) into each control group whose
+    cgroup.procs the grader opened and sent as a "group" descriptor. A failed write ends
+    the child (the learner's calls then get no answer): it never computes uncounted.
+    The other descriptors and their names are returned."""
+    kept = []
+    for fd, name in zip(fds, names):
+        if name == "group":
+            os.write(fd, b"0")
+            os.close(fd)
+        else:
+            kept.append((fd, name))
+    return [fd for fd, _ in kept], [name for _, name in kept]
 
 
 def place_descriptors(fds, names):
