@@ -41,7 +41,7 @@ def _stubs(args) -> int:
 
 def cmd_grade(args) -> int:
     from .batch.report import plain
-    from .batch.inputs.collect import InputError
+    from .batch.inputs.collect import ClassArgument, InputError
     from .batch.grade import grade_batch
     from .batch.pipeline import BatchStopped
     from .batch.sandbox.limits import Limits
@@ -59,7 +59,10 @@ def cmd_grade(args) -> int:
         limits = Limits(wall_s=args.timeout, submission_s=args.submission_timeout,
                         memory_bytes=args.memory_mb * 2**20)
         lessons = [x.strip() for x in args.lessons.split(",") if x.strip()] if args.lessons else None
-        subs = grade_batch([Path(p) for p in args.submissions], Path(args.out), limits,
+        if not args.submissions and not args.classes:
+            raise ValueError("nothing to grade: give notebooks, folders or zip files (or --class ZIP)")
+        inputs = [Path(p) for p in args.submissions] + [ClassArgument(p) for p in args.classes]
+        subs = grade_batch(inputs, Path(args.out), limits,
                            jobs=args.jobs, force=args.force, points=points, isolation=args.isolation,
                            lessons=lessons, scoring=args.scoring, progress=Progress(),
                            cluster=_cluster(args))
@@ -191,8 +194,14 @@ def main(argv=None) -> int:
     p.add_argument("--exercises", default=str(ROOT / "exercises"))
     p.set_defaults(func=cmd_stubs)
     p = sub.add_parser("grade", help="grade submitted exercise notebooks")
-    p.add_argument("submissions", nargs="+",
-                   help="notebooks, folders (one learner each, or a folder of learner folders) and zip files")
+    p.add_argument("submissions", nargs="*",
+                   help="notebooks, folders (one learner each, or a folder of learner folders) and zip files "
+                        "(one learner each, or a Canvas or Moodle download; a zip of learner folders that is "
+                        "neither names them under the zip, e.g. upload.carol: see --class)")
+    p.add_argument("--class", dest="classes", action="append", default=[], metavar="ZIP",
+                   help="a zip (or folder) of a whole class, one folder or zip per learner, named as they are "
+                        "in it (without --class, a zip's learners are named under the zip, so no learner's "
+                        "upload can make or rename a classmate's row); repeat for several")
     p.add_argument("--out", required=True, help="folder for gradebook.csv, report.json, feedback/")
     p.add_argument("--jobs", type=int, default=1, help="learners graded in parallel (default 1)")
     p.add_argument("--scheduler", metavar="ADDRESS",

@@ -44,7 +44,7 @@ def test_zip_of_a_class_and_zip_slip(tmp_path):
             zf.write(tmp_path / "src" / learner / "01_embeddings.ipynb", f"{learner}/01_embeddings.ipynb")
         zf.writestr("../../escaped.ipynb", "{}")
     out = tmp_path / "out"
-    assert subprocess.run(GRADE + [str(archive), "--out", str(out)], capture_output=True).returncode == 0
+    assert subprocess.run(GRADE + ["--class", str(archive), "--out", str(out)], capture_output=True).returncode == 0
     got = {r["submission"]: r["total"] for r in rows(out)}
     assert got == {"ann": "2", "bob": "1"}
     assert not (tmp_path / "escaped.ipynb").exists() and not (out.parent / "escaped.ipynb").exists()

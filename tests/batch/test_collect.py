@@ -111,7 +111,7 @@ def test_a_folder_of_zips_is_a_class(tmp_path):
 def test_a_zip_of_learner_zips_is_a_class(tmp_path):
     inner = {"ann.zip": zip_bytes({"01_embeddings_exercises.ipynb": NB1}),
              "bob.zip": zip_bytes({"work/01_embeddings_exercises.ipynb": NB1})}
-    got = by_name(col.collect([zip_with(tmp_path / "class.zip", inner)]))
+    got = by_name(col.collect([col.ClassArgument(zip_with(tmp_path / "class.zip", inner))]))
     assert sorted(got) == ["ann", "bob"]
     assert notebooks(got["bob"]) == ["work/01_embeddings_exercises.ipynb"]
     assert got["ann"].notebooks[0].data == NB1
@@ -119,9 +119,15 @@ def test_a_zip_of_learner_zips_is_a_class(tmp_path):
 
 @pytest.mark.parametrize("wrapper", ["", "class-2024/"])
 def test_a_zip_of_learner_folders_is_a_class(tmp_path, wrapper):
+    """Named as they are in it when the instructor says it is a class (--class); else under
+    the zip's name, as a zip of folders a learner uploaded would be."""
     members = {f"{wrapper}ann/01_embeddings_exercises.ipynb": NB1, f"{wrapper}bob/02_attention_exercises.ipynb": NB2}
-    got = by_name(col.collect([zip_with(tmp_path / "class.zip", members)]))
+    archive = zip_with(tmp_path / "class.zip", members)
+    got = by_name(col.collect([col.ClassArgument(archive)]))
     assert sorted(got) == ["ann", "bob"] and notebooks(got["bob"]) == ["02_attention_exercises.ipynb"]
+    got = by_name(col.collect([archive]))
+    assert sorted(got) == ["class.ann", "class.bob"] and notebooks(got["class.bob"]) == ["02_attention_exercises.ipynb"]
+    assert all(x.problems == [] for x in got.values())
 
 
 def test_a_zip_of_one_learner_is_named_by_the_zip(tmp_path):
@@ -193,7 +199,7 @@ def test_a_moodle_folder_name_without_its_trailing_underscore_is_not_moodle_s(tm
     members = {"Jane Smith_4021_assignsubmission_file/01_embeddings_exercises.ipynb": NB1,
                "John Doe_4077_assignsubmission_file_/01_embeddings_exercises.ipynb": NB1}
     got = by_name(col.collect([zip_with(tmp_path / "moodle.zip", members)]))
-    assert sorted(got) == ["Jane_Smith_4021_assignsubmission_file", "John_Doe_4077_assignsubmission_file"]
+    assert sorted(got) == ["moodle.Jane_Smith_4021_assignsubmission_file", "moodle.John_Doe_4077_assignsubmission_file"]
 
 
 def test_a_student_edition_handed_back_whole_is_graded_on_its_exercises(tmp_path):
@@ -233,6 +239,63 @@ def test_an_upload_is_one_learner_whatever_it_holds(tmp_path):
     assert (table["alice"]["total"], table["alice"]["problem"]) == ("2", "")
     assert table["carol"]["total"] == "0" and "no .ipynb notebook" in table["carol"]["problem"]
     assert table["eve"]["total"] == "2"  # two notebooks for lesson 01: the higher-scoring one
+
+
+def _uploads(tmp_path):
+    """A folder of uploads, as an LMS without a download format leaves them: alice's and
+    good_learner's zips of notebooks, and mallory's zip of folders named like classmates
+    (carol, who sent nothing, and good_learner), holding right answers."""
+    subs = tmp_path / "subs"
+    write_learner(tmp_path / "src" / "right", [GOOD_EMBED, GOOD_ONE_HOT])
+    write_learner(tmp_path / "src" / "wrong", [WRONG, GOOD_ONE_HOT])
+    right = (tmp_path / "src" / "right" / "01_embeddings.ipynb").read_bytes()
+    wrong = (tmp_path / "src" / "wrong" / "01_embeddings.ipynb").read_bytes()
+    zip_with(subs / "alice.zip", {"01_embeddings.ipynb": right})
+    zip_with(subs / "good_learner.zip", {"01_embeddings.ipynb": wrong})
+    zip_with(subs / "mallory.zip", {"carol/01_embeddings.ipynb": right, "good_learner/01_embeddings.ipynb": right})
+    return subs
+
+
+def test_no_upload_speaks_for_a_classmate(tmp_path):
+    """`grader grade subs/*`: each upload is an argument, and mallory's zip of folders is read
+    as a class, but its rows are named under it: no row for carol, who sent nothing, and
+    good_learner keeps her plain id, her own notebook and no clash."""
+    subs = _uploads(tmp_path)
+    got = by_name(col.collect(sorted(subs.iterdir())))
+    assert sorted(got) == ["alice", "good_learner", "mallory.carol", "mallory.good_learner"]
+    assert got["good_learner"].problems == [] and got["good_learner"].where == str(subs / "good_learner.zip")
+    out = tmp_path / "out"
+    grade(*sorted(subs.iterdir()), out=out)
+    table = rows(out)
+    assert sorted(table) == ["alice", "good_learner", "mallory.carol", "mallory.good_learner"]
+    assert (table["good_learner"]["total"], table["good_learner"]["problem"]) == ("1", "")
+
+
+def test_a_class_zip_named_by_the_instructor_keeps_its_learners_names(tmp_path):
+    """--class ZIP: the instructor's zip of learner folders, rows as the folders are named;
+    a Canvas download beside it is a class without the flag."""
+    write_learner(tmp_path / "src" / "right", [GOOD_EMBED, GOOD_ONE_HOT])
+    right = (tmp_path / "src" / "right" / "01_embeddings.ipynb").read_bytes()
+    klass = zip_with(tmp_path / "class.zip", {"ann/01_embeddings.ipynb": right, "bob/01_embeddings.ipynb": right})
+    canvas = zip_with(tmp_path / "canvas.zip", {"smithjane_4021_880011_01_embeddings.ipynb": right})
+    out = tmp_path / "out"
+    grade("--class", klass, canvas, out=out)
+    table = rows(out)
+    assert sorted(table) == ["ann", "bob", "smithjane_4021"]
+    assert all((r["total"], r["problem"]) == ("2", "") for r in table.values())
+
+
+def test_class_is_refused_for_what_is_no_class(tmp_path):
+    """--class on a learner's zip of notebooks, or on a notebook: exit 2, saying why and what to do."""
+    one = zip_with(tmp_path / "kim.zip", {"01_embeddings_exercises.ipynb": NB1})
+    (tmp_path / "ann.ipynb").write_bytes(NB1)
+    for arg, why in ((one, "it is one learner's upload, not a class"),
+                     (tmp_path / "ann.ipynb", "a class is a folder or a zip file of learners")):
+        with pytest.raises(col.InputError, match=why):
+            col.collect([col.ClassArgument(arg)])
+        proc = subprocess.run(GRADE + ["--class", str(arg), "--out", str(tmp_path / "out")],
+                              capture_output=True, text=True, timeout=120, cwd=ROOT)
+        assert proc.returncode == 2 and why in proc.stderr and "without --class" in proc.stderr, proc.stderr
 
 
 def test_only_an_argument_can_be_a_class(tmp_path):
@@ -296,7 +359,7 @@ def test_zips_inside_a_zip_share_its_limit(tmp_path, monkeypatch):
     monkeypatch.setattr(files, "MAX_ZIP_BYTES", 2**20)
     inner = zip_bytes({"01_embeddings.ipynb": b"\0" * (2**20 // 2 + 1)})
     outer = zip_with(tmp_path / "class.zip", {"ann.zip": inner, "bob.zip": inner})
-    got = by_name(col.collect([outer]))
+    got = by_name(col.collect([col.ClassArgument(outer)]))
     assert got["ann"].notebooks and "unpacks to more than 1 MiB" in got["bob"].problems[0]
 
 
@@ -428,7 +491,7 @@ def test_a_zip_inside_three_zips_is_not_opened(tmp_path):
     inner = zip_bytes({"02_attention_exercises.ipynb": NB2})
     b = zip_bytes({"01_embeddings_exercises.ipynb": NB1, "c.zip": inner})
     (x,) = col.collect([zip_with(tmp_path / "class.zip", {"kim.zip": zip_bytes({"b.zip": b})})]).learners
-    assert x.name == "kim" and notebooks(x) == ["b.zip/01_embeddings_exercises.ipynb"]
+    assert x.name == "class.kim" and notebooks(x) == ["b.zip/01_embeddings_exercises.ipynb"]
     assert x.problems == ["b.zip/c.zip: a zip inside 3 zips is not opened"]
 
 

@@ -208,7 +208,7 @@ def test_gradebook_cells_never_start_a_formula(tmp_path):
         zf.write(src / "zed" / "01_embeddings.ipynb", "zed/01_embeddings.ipynb")
         zf.write(src / "zed" / "01_embeddings.ipynb", "=cmd|' -C calc'!A0/01_embeddings.ipynb")
     out = tmp_path / "out"
-    grade(klass, tmp_path / "more.zip", out=out)
+    grade(klass, "--class", tmp_path / "more.zip", out=out)
 
     table = list(csv.reader((out / "gradebook.csv").open(newline="")))
     for row in table:

@@ -8,6 +8,12 @@ The shape of the inputs is the instructor's, never a learner's:
   download (``lms``: files grouped by the platform's user id). Otherwise it is one
   learner: notebooks at its top, or the student edition handed back whole (an
   ``exercises/`` folder). Any other argument is skipped, with its reason.
+- A row made from inside a zip never takes a name from outside it: a zip argument's
+  learners are named under the zip (``upload.carol`` for upload.zip's ``carol/``), since
+  ``grader grade subs/*`` passes each learner's upload as an argument and one of them
+  could hold folders named like classmates. Only a folder the instructor made, a Canvas
+  or Moodle download, or a zip the instructor names a class (``--class``: a
+  ``ClassArgument``) gives its learners the names they have in it.
 - A learner's upload (a folder or zip in a class, or an argument that is one learner)
   is one learner whatever it holds: every notebook in it, in zips inside it too, is
   theirs, and folders in it named like classmates stay theirs, so no upload creates,
@@ -31,7 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import lms
-from .ids import MAX_ID, safe_name, unique  # noqa: F401 (MAX_ID: part of this interface)
+from .ids import MAX_ID, namespaced, safe_name, unique  # noqa: F401 (MAX_ID: part of this interface)
 from .files import File, disk_file, folder_files, is_notebook, is_zip, junk, too_large, zip_files
 from ...notebook import MAX_NOTEBOOK_BYTES
 
@@ -40,6 +46,11 @@ NOT_A_LEARNER = "not a learner's folder, zip or notebook: a class holds one fold
 
 class InputError(ValueError):
     """An argument the grader cannot use at all (the CLI exits 2 with this message)."""
+
+
+class ClassArgument(type(Path())):
+    """An argument the instructor says is a whole class (``--class``): a zip whose learners
+    keep the names they have in it (any other zip's are named under the zip)."""
 
 
 @dataclass
@@ -93,14 +104,20 @@ def collect(args: list[Path]) -> Collected:
     """Learners in a stable order, with unique ids, and every file not graded."""
     learners: list[Learner] = []
     skipped: list[Skipped] = []
+    classes = {os.path.abspath(a) for a in args if isinstance(a, ClassArgument)}  # given both ways: a class
     for arg in args:
         where, source = str(arg), os.path.abspath(arg)
+        klass = source in classes
+        if klass and not (arg.is_dir() or is_zip(arg.name) and arg.is_file()):
+            raise InputError(f"--class {arg}: a class is a folder or a zip file of learners; give a single "
+                             "learner's notebook without --class")
         if arg.is_dir():
-            found, rest = _container(folder_files(arg), arg.name, where, source, "/")
+            found, rest = _container(folder_files(arg), arg.name, where, source, "/", klass=klass)
         elif is_zip(arg.name) and arg.is_file():
             head, *members = zip_files(arg, ())
             found, rest = ([_learner([head], arg.stem, where, source, 0)], []) if head.problem else \
-                _container(members, arg.stem, where, source, "!/", wrapped=True)
+                _container(members, arg.stem, where, source, "!/", wrapped=True, klass=klass,
+                           upload=None if klass else arg.stem)
         elif is_notebook(arg.name) and os.path.lexists(arg):
             found, rest = [_learner(disk_file(arg, (arg.name,)), arg.stem, where, source, 1)], []
         elif os.path.lexists(arg):
@@ -127,9 +144,11 @@ def _tops(files: list[File]) -> dict[str, str]:
     return tops
 
 
-def _container(files: list[File], raw: str, where: str, source: str, sep: str,
-               wrapped: bool = False) -> tuple[list[Learner], list[Skipped]]:
-    """An argument's folder or zip: a class, or one learner (see the module's docstring)."""
+def _container(files: list[File], raw: str, where: str, source: str, sep: str, wrapped: bool = False,
+               klass: bool = False, upload: str | None = None) -> tuple[list[Learner], list[Skipped]]:
+    """An argument's folder or zip: a class, or one learner (see the module's docstring).
+    ``klass``: the instructor said it is a class (it must be one); ``upload``: the zip's
+    name, under which the learners of a class found in it are named."""
     tops = _tops(files)
     platform = lms.groups({n: k == "folder" for n, k in tops.items() if k != "refused"})
     if not platform and wrapped and len(tops) == 1 and "folder" in tops.values():  # one top folder
@@ -142,8 +161,12 @@ def _container(files: list[File], raw: str, where: str, source: str, sep: str,
         return _platform_download(files=files, groups=platform, where=where, source=source, sep=sep)
     if any(k == "file" and is_notebook(n) for n, k in tops.items()) or tops.get("exercises") == "folder" \
             or not any(k in ("folder", "zip") for k in tops.values()):
+        if klass:
+            raise InputError(f"--class {where}: it is one learner's upload, not a class (it holds notebooks "
+                             "or an exercises/ folder at its top, or no learner's folder or zip): give it "
+                             "without --class")
         return _one_learner(files=files, raw=raw, where=where, source=source)
-    return _class(files=files, tops=tops, where=where, source=source, sep=sep)
+    return _class(files=files, tops=tops, where=where, source=source, sep=sep, upload=upload)
 
 
 def _platform_download(*, files: list[File], groups: list[lms.Group], where: str, source: str,
@@ -160,13 +183,19 @@ def _one_learner(*, files: list[File], raw: str, where: str, source: str) -> tup
     return [_learner(files, raw, where, source, 0)], []
 
 
-def _class(*, files: list[File], tops: dict[str, str], where: str, source: str,
-           sep: str) -> tuple[list[Learner], list[Skipped]]:
-    """A class: one learner per top-level folder or zip."""
+def _class(*, files: list[File], tops: dict[str, str], where: str, source: str, sep: str,
+           upload: str | None = None) -> tuple[list[Learner], list[Skipped]]:
+    """A class: one learner per top-level folder or zip, named as it is, or under ``upload``
+    (the zip it came in, when no one said that zip is a class)."""
     taken = {n for n, k in tops.items() if k in ("folder", "zip")}
-    learners = [_learner([f for f in files if f.parts[:1] == (n,)], n[:-4] if k == "zip" else n,
-                         f"{where}/{n}", f"{source}{sep}{n}", 1) for n, k in sorted(tops.items())
-                if n in taken]
+    learners = []
+    for n, k in sorted(tops.items()):
+        if n in taken:
+            x = _learner([f for f in files if f.parts[:1] == (n,)], n[:-4] if k == "zip" else n,
+                         f"{where}/{n}", f"{source}{sep}{n}", 1)
+            if upload is not None:
+                x.name, x.raw = namespaced(upload, x.raw), f"{upload}/{x.raw}"
+            learners.append(x)
     return learners, _not_taken(files, taken, where)
 
 

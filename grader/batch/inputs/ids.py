@@ -6,7 +6,8 @@ same id (even one differing only in case, in invisible characters or in look-ali
 Unicode) every one of them gets a suffix from a hash of its own path: no input takes
 the plain name by coming first, and both rows say so in their problem, naming the
 other inputs. A plain id never holds "--", a suffixed one always does, so no learner
-can name themselves into another's suffixed id.
+can name themselves into another's suffixed id. A learner found inside a zip that is
+no class of the instructor's is named under the zip (``namespaced``): "upload.carol".
 """
 from __future__ import annotations
 
@@ -28,6 +29,13 @@ def safe_name(text: str) -> str:
     text = re.sub(r"[^A-Za-z0-9_.-]+", "_", text)
     text = re.sub(r"-{2,}", "-", re.sub(r"_{2,}", "_", text))
     return text.strip("._-")[:MAX_ID].rstrip("._-") or "submission"
+
+
+def namespaced(upload: str, name: str) -> str:
+    """The id of ``name`` found inside the zip ``upload``: both parts made safe, joined by
+    a dot, so it is never the plain id of a classmate's own upload (unless one is named
+    "upload.name" too: then both get a suffix, as any clash does)."""
+    return f"{safe_name(upload)[:MAX_ID // 2]}.{safe_name(name)}"[:MAX_ID].rstrip("._-")
 
 
 def unique(learners: list) -> list:
