@@ -55,7 +55,7 @@ GELU = register(Exercise(
                 "one GPT-2 uses: use 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).",
                 _gelu(form="sigmoid")),
         Mistake("cubic term missing inside the tanh",
-                "The argument of tanh is sqrt(2/pi) * (x + 0.044715 * x**3); without the cubic "
+                "The argument of tanh is sqrt(2/pi) * (x + 0.044715 * x * x * x); without the cubic "
                 "term the curve bends at the wrong place.",
                 _gelu(cube=False)),
         Mistake(UPCAST,
