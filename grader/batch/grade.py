@@ -103,6 +103,8 @@ def grade_exercise(exercise, cells, exercises: Exercises, box: LearnerSandbox, n
     run = box.run(runnable, exercise.name, cases, exercises.pieces(exercise), exercise.uses, box.ws.limits)
     for r in dict.fromkeys(run.refused):
         notes.append(f"`{exercise.name}`: refused {r}")
+    if run.unread:  # what the child wrote after its last answer: counted, not read
+        notes.append(f"`{exercise.name}`: {run.unread}")
     if not run.found:
         why = run.problem or _cell_error_text(run.cell_errors) or "it was not defined when the cells ran"
         return _unanswered(exercise, exercises, "broken", f"`{exercise.name}` could not be defined: {why}")

@@ -426,3 +426,21 @@ def test_control_and_invisible_characters_in_learner_text_become_spaces():
     assert all(c.isprintable() for c in got), ascii(got)
     assert got.startswith("raised") and got.endswith("ok") and "\n" not in got
     assert report.md(text) == f"`{got}`"
+
+
+def test_only_the_head_and_one_frame_per_case_are_read():
+    """What follows the last case's answer is never parsed (here a frame that would be refused
+    as malformed, were it read): the answers stand, and the run says what was left unread."""
+    from grader.batch.sandbox import results
+    from grader.batch.sandbox.inside import frames
+
+    head = frames.frame({"found": True, "cell_errors": []})
+    answer = frames.frame({"answer": {"not_implemented": True}})
+    trailing = frames.frame({"x": [{}] * (frames.MAX_STRUCTURE + 1)})
+    fd = frames.sealed("results", head + answer * 2 + trailing)
+    try:
+        run = results.collect(fd, 2)
+    finally:
+        os.close(fd)
+    assert run.problem is None and run.found and len(run.answers) == 2
+    assert run.unread == results.unread(len(trailing)) and f"{len(trailing):,} bytes" in run.unread

@@ -25,6 +25,7 @@ class ChildRun:
     found: bool = False
     refused: list[str] = field(default_factory=list)
     problem: str | None = None    # why the run as a whole failed, if it did
+    unread: str | None = None     # what followed the last case's answer (never read), in the grader's words
 
 
 def collect(fd: int, n_cases: int) -> ChildRun:
@@ -33,18 +34,41 @@ def collect(fd: int, n_cases: int) -> ChildRun:
     data, more = frames.read_capped(fd, MAX_RESULT_BYTES)
     if more:
         return ChildRun([], problem="the answers were too large to read")
-    found, why = frames.split_frames(data)
-    if why:
-        return ChildRun([], problem=f"the grading process returned malformed data ({why})")
-    if not found:
+    try:
+        first = frames.next_frame(data, 0)
+    except frames.FrameError as exc:
+        return ChildRun([], problem=f"the grading process returned malformed data ({exc})")
+    if first is None:
         return ChildRun([])
-    head, _ = found[0]
+    head, _, at = first
     if not isinstance(head, dict) or not isinstance(head.get("cell_errors", []), list):
         return ChildRun([], problem="the grading process returned malformed data")
     errors = [e for e in head.get("cell_errors", []) if isinstance(e, dict)][:MAX_CELL_ERRORS]
+    found = head.get("found") is True
+    del first, head  # one parsed frame held at a time
     budget = [wire.MAX_DECODED_BYTES]
-    answers = [_frame_answer(tree, blob, budget) for tree, blob in found[1:n_cases + 1]]
-    return ChildRun(answers, errors, head.get("found") is True)
+    answers = []
+    while len(answers) < n_cases:
+        try:
+            got = frames.next_frame(data, at)
+        except frames.FrameError as exc:
+            return ChildRun([], problem=f"the grading process returned malformed data ({exc})")
+        if got is None:
+            break
+        tree, blob, at = got
+        answers.append(_frame_answer(tree, blob, budget))
+        del got, tree, blob
+    run = ChildRun(answers, errors, found)
+    if len(answers) == n_cases and at < len(data):
+        run.unread = unread(len(data) - at)
+    return run
+
+
+def unread(n_bytes: int) -> str:
+    """Results past the head frame and one frame per case: the harness writes no more, so
+    the learner's code wrote them; refused unread, only their size said."""
+    return (f"refused {n_bytes:,} bytes of results written after the last test's answer (not read: "
+            "the grader reads one answer per test)")
 
 
 def _frame_answer(tree, blob: bytes, budget: list[int]):
