@@ -8,6 +8,11 @@ a long cell with many magics takes minutes); here the same transformers find and
 rewrite every command of a round from one tokenisation, and a statement's source is
 cut from line offsets computed once, so reading stays linear in a cell's length.
 tests/test_notebook_reading.py holds the result to TransformerManager().transform_cell.
+
+Linear is not small: a round over a cell of a million characters takes a second, and
+one cell may take 32 rounds. So a reader can pass a ``Work``: the characters it may
+still parse or tokenise (every round and every parse counted), for one notebook and
+for all of one learner's; past it, reading stops with TooMuchWork.
 """
 from __future__ import annotations
 
@@ -24,6 +29,28 @@ _RUNS_BODY = ("time", "capture", "prun")  # cell magics that run their body as t
 _NEWLINE = re.compile(rb"\r\n|\r|\n")    # line ends as the parser counts them
 
 
+class TooMuchWork(Exception):
+    """Reading would parse or tokenise more than a ``Work`` allows; the message says whose
+    budget, in the grader's words (never the learner's text)."""
+
+
+class Work:
+    """Characters of code the grader may still parse or tokenise; ``within``: a larger
+    budget charged too (one learner's, around each of their notebooks')."""
+
+    def __init__(self, chars: int, what: str, within: Work | None = None):
+        self.left, self.limit, self.what, self.within = chars, chars, what, within
+
+    def take(self, chars: int) -> None:
+        self.left -= chars
+        if self.left < 0:
+            raise TooMuchWork(f"reading its code needs more than {self.what} ({self.limit:,} characters "
+                              "parsed, IPython's rewriting of magics included): keep the exercise cells, "
+                              "delete long generated code or pasted data, save it, and submit it again")
+        if self.within is not None:
+            self.within.take(chars)
+
+
 class CellError(Exception):
     """IPython would not run the cell; ``describe(n)`` says why, for cell number n."""
 
@@ -37,9 +64,15 @@ def ipython_code(source: str) -> str:
     return _transformed(source, 0)[0]
 
 
-def _transformed(source: str, first: int) -> tuple[str, list[int], ast.Module | None]:
+def _charge(work: Work | None, chars: int) -> None:
+    if work is not None:
+        work.take(chars)
+
+
+def _transformed(source: str, first: int, work: Work | None = None) -> tuple[str, list[int], ast.Module | None]:
     """IPython's text for the cell, the cell's line (0-based, from ``first``) each of its
     lines came from, and its parse when it parses as it is (then no command is left in it)."""
+    _charge(work, len(source))  # the first parse
     lines = (source if source.endswith("\n") else source + "\n").splitlines(keepends=True)
     blank = next((i for i, ln in enumerate(lines) if ln and not ln.isspace()), 0)
     for transform in _IPYTHON.cleanup_transforms + _IPYTHON.line_transforms:
@@ -48,8 +81,8 @@ def _transformed(source: str, first: int) -> tuple[str, list[int], ast.Module | 
     tree = _parse("".join(lines), origin, quiet=True)
     if tree is None:  # not Python as it stands: IPython's commands are rewritten
         try:
-            lines, origin = _token_transforms(lines, origin)
-        except CellError:
+            lines, origin = _token_transforms(lines, origin, work)
+        except (CellError, TooMuchWork):
             raise
         except Exception as exc:  # IPython itself fails on such a cell
             why = f"{type(exc).__name__}: {str(exc)[:200]}"
@@ -73,10 +106,11 @@ def _parse(text: str, origin: list[int], quiet: bool = False) -> ast.Module | No
         raise CellError(lambda n: f"cell {n} cannot be read by Python ({why})") from None
 
 
-def _token_transforms(lines: list[str], origin: list[int]) -> tuple[list[str], list[int]]:
+def _token_transforms(lines: list[str], origin: list[int], work: Work | None = None) -> tuple[list[str], list[int]]:
     """TransformerManager.do_token_transforms, one tokenisation per round."""
     applied = 0
     for _ in range(MAX_ROUNDS):
+        _charge(work, sum(map(len, lines)))  # this round's tokenisation
         done = _one_round(lines, TRANSFORM_LOOP_LIMIT - applied)
         if not done:
             return lines, origin
@@ -142,12 +176,15 @@ def _self_contained(tokens, end: int) -> bool:
     return depth == 0 and last.type in (tokenize.NEWLINE, tokenize.NL) and last.start[0] - 1 == end
 
 
-def statements(source: str, first: int = 0, depth: int = 0) -> list[tuple[ast.stmt, str, int]]:
+def statements(source: str, first: int = 0, depth: int = 0,
+               work: Work | None = None) -> list[tuple[ast.stmt, str, int]]:
     """The top-level statements IPython runs for a cell: (node, its source, its line in the
     cell); the body of a cell magic that runs it as code (%%time) counts as the cell's."""
     if depth > MAX_NESTED_MAGICS:
         raise CellError(lambda n: f"cell {n} nests more than {MAX_NESTED_MAGICS} cell magics")
-    text, origin, tree = _transformed(source, first)
+    text, origin, tree = _transformed(source, first, work)
+    if tree is None:
+        _charge(work, len(text))  # the rewritten text is parsed again
     tree = tree or _parse(text, origin)
     data = text.encode("utf-8")  # offsets are UTF-8 bytes; lines found once (linear time)
     starts = [0] + [m.end() for m in _NEWLINE.finditer(data)]
@@ -156,7 +193,7 @@ def statements(source: str, first: int = 0, depth: int = 0) -> list[tuple[ast.st
         at = origin[min(node.lineno, len(origin)) - 1]
         body = _magic_body(node)
         if body is not None:
-            out += statements(body, at + 1, depth + 1)
+            out += statements(body, at + 1, depth + 1, work)
             continue
         decorators = getattr(node, "decorator_list", None)
         begin = starts[decorators[0].lineno - 1] if decorators else starts[node.lineno - 1] + node.col_offset

@@ -8,7 +8,7 @@ import re
 import stat
 from dataclasses import dataclass, field
 
-from .cell_code import CellError, is_get_ipython, layout, statements
+from .cell_code import CellError, Work, is_get_ipython, layout, statements
 
 BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
 EXERCISE_TAG, CHECK_TAG = "exercise", "check"
@@ -49,7 +49,10 @@ class Node(dict):
 MAX_NOTEBOOK_BYTES = 20 * 2**20
 # The grader's own work on one notebook is bounded too (linear in these; cell_code.py).
 MAX_CELLS = 2000            # an exercise notebook has about 40
-MAX_CELL_CHARS = 1_000_000  # of one code cell: an exercise's answer is a few thousand
+# Of one code cell: an exercise's answer is a few thousand. Python's parser builds objects
+# for every node, about 900 bytes a character for the densest code ("a\n" repeated), and
+# the grader parses a learner's cells in its own process: 100,000 keeps that under 100 MB.
+MAX_CELL_CHARS = 100_000
 _KINDS = {bool: "true/false", int: "a number", float: "a number", str: "text", list: "a list",
           dict: "an object", type(None): "null"}  # bool before int: True is an int too
 
@@ -214,8 +217,9 @@ def _keeps(node) -> bool:
     return isinstance(node, (ast.FunctionDef, ast.ClassDef))
 
 
-def graded_cells(nb) -> list[GradedCell]:
-    """Definitions only: imports, functions, classes and constants, never plots or training."""
+def graded_cells(nb, work: Work | None = None) -> list[GradedCell]:
+    """Definitions only: imports, functions, classes and constants, never plots or training.
+    ``work``: the parsing the grader allows itself (cell_code.TooMuchWork past it)."""
     out = []
     for index, cell in enumerate(cells(nb)):
         if cell.get("cell_type") != "code":
@@ -224,7 +228,7 @@ def graded_cells(nb) -> list[GradedCell]:
         try:
             if len(source) > MAX_CELL_CHARS:
                 raise CellError(lambda n: too_long(n, len(source)))
-            kept = [s for s in statements(source) if _keeps(s[0])]
+            kept = [s for s in statements(source, work=work) if _keeps(s[0])]
         except CellError as exc:
             out.append(GradedCell(index, "", _DEF.findall(source), exc.describe(index + 1)))
             continue

@@ -401,3 +401,60 @@ def test_what_the_reader_returns_is_what_nbformat_reads_and_writes(tmp_path):
     assert again.cells[3].source == "x = 1\n" and "gpt2course" not in again.metadata
     with pytest.raises(AttributeError):
         ours.no_such_key
+
+
+# ------------------------------------------------------------------ the grader's parsing work, budgeted
+def test_a_plain_cell_costs_one_parse_and_magics_cost_each_round():
+    """Work counts every character parsed or tokenised: a cell without IPython syntax is
+    parsed once; one whose magics each leave a bracket open is retokenised whole each round
+    (IPython allows 32), and past its budget reading stops, in the grader's words."""
+    from grader.cell_code import TooMuchWork, Work
+
+    plain = "def f(x):\n    return x\n"
+    work = Work(10**6, "a budget")
+    nbk.graded_cells(notebook(plain), work)
+    assert work.limit - work.left == len(plain)
+    slow = "!echo (\n" * 40 + "x = 1\n" * 1000
+    with pytest.raises(TooMuchWork, match=f"more than a budget .{10 * len(slow):,} characters") as got:
+        nbk.graded_cells(notebook(slow), Work(10 * len(slow), "a budget"))
+    assert "echo" not in str(got.value)
+
+
+def test_a_learners_budget_spans_their_notebooks():
+    from grader.cell_code import TooMuchWork, Work
+
+    source = "x = 1\n" * 1000
+    learner = Work(len(source) * 2, "one learner's budget")
+    for _ in range(2):
+        nbk.graded_cells(notebook(source), Work(len(source), "one notebook's budget", learner))
+    with pytest.raises(TooMuchWork, match="one learner's budget"):
+        nbk.graded_cells(notebook(source), Work(len(source), "one notebook's budget", learner))
+
+
+def test_a_notebooks_json_structure_is_counted_before_it_is_parsed(monkeypatch):
+    """`{}` is two bytes and an object: the brackets and commas are counted (the sandbox's
+    frame counter) and a notebook over the cap is refused before json.loads sees it."""
+    from grader.batch.inputs import reading
+
+    good = (ROOT / "solutions" / "01_embeddings_exercises.ipynb").read_bytes()
+    wide = good.replace(b'"metadata": {', b'"metadata": {"pad": [' + b"{}," * reading.MAX_NOTEBOOK_STRUCTURE
+                        + b'{}], ', 1)
+    assert reading.parse(good).cells
+    monkeypatch.setattr(nbk.json, "loads", lambda *a, **k: pytest.fail("parsed before it was counted"))
+    with pytest.raises(nbk.NotebookError, match="brackets and commas, more than the 500,000"):
+        reading.parse(wide)
+
+
+def test_planning_finds_a_lesson_without_parsing(monkeypatch):
+    """The lesson for planning comes from the bytes (metadata found by a pattern, else the
+    file name, else legible `def` lines), never from parsing the notebook."""
+    from grader.batch.inputs import reading
+
+    monkeypatch.setattr(nbk.json, "loads", lambda *a, **k: pytest.fail("parsed to plan"))
+    monkeypatch.setattr(nbk, "graded_cells", lambda *a, **k: pytest.fail("parsed to plan"))
+    nb = (ROOT / "solutions" / "02_attention_exercises.ipynb").read_bytes()
+    assert reading.lesson_evidence("homework.ipynb", nb) == "02_attention"
+    anonymous = nb.replace(b'"lesson": "02_attention"', b'"lesson": "unknown"')
+    assert anonymous != nb
+    assert reading.lesson_evidence("homework.ipynb", anonymous) == "02_attention"  # by its defs
+    assert reading.lesson_evidence("05_counting_exercises.ipynb", anonymous) == "05_counting"

@@ -23,10 +23,9 @@ import sys
 import time
 from pathlib import Path
 
-from .. import notebook as nbk
 from ..judging.judge import Broken, Verdict, judge
 from .inputs.collect import Learner
-from .inputs.reading import ReadNotebook, read_notebook
+from .inputs.reading import ReadNotebook, learner_work, read_notebook
 from .pipeline import LocalPool, isolation_named, plan_batch, run
 from .records import Exercises, Submission, failed
 from .sandbox.isolation import resolve_isolation
@@ -45,8 +44,9 @@ def grade_learner(learner: Learner, exercises: Exercises, box: LearnerSandbox) -
     problems = list(learner.problems)
     deadline = time.monotonic() + box.ws.limits.submission_s
     best: dict[str, list[Verdict]] = {}
-    read = sorted(map(read_notebook, learner.notebooks), key=lambda r: (r.lesson is None, r.lesson or "", r.name))
-    for r in read:
+    work = learner_work()  # parsing all of this learner's notebooks, together
+    for notebook in sorted(learner.notebooks, key=lambda n: (n.lesson is None, n.lesson or "", n.name)):
+        r = read_notebook(notebook, work)  # one notebook in memory at a time, dropped after grading
         if r.why:
             problems.append(f"{r.name}: could not be read: {r.why}")
         verdicts = grade_notebook(r, exercises, box, deadline, sub.notes)
@@ -77,10 +77,10 @@ def grade_notebook(r: ReadNotebook, exercises: Exercises, box: LearnerSandbox, d
         notes.append(f"{r.name}: lesson {r.lesson} is not part of this assignment "
                      f"({', '.join(exercises.assignment)}); not graded")
         return None
-    if r.nb is None:
+    if r.cells is None:
         return [_unanswered(e, exercises, "broken", f"the notebook {r.name} could not be read: {r.why}")
                 for e in exercises.by_lesson[r.lesson]]
-    cells = nbk.graded_cells(r.nb)
+    cells = r.cells
     verdicts = []
     for exercise in exercises.by_lesson[r.lesson]:
         if time.monotonic() > deadline:

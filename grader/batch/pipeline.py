@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .inputs.collect import Learner, collect
-from .inputs.reading import read_notebook
 from .sandbox.isolation import ISOLATIONS, PYTHON_WARNING
 from .sandbox.limits import Limits
 from .sandbox.workspace import Workspace
@@ -52,9 +51,10 @@ def isolation_named(choice: str) -> tuple[str, str | None]:
 
 
 def lessons_in(learners: list[Learner]) -> list[str]:
-    """The lessons of every notebook in the batch (an unreadable one's from its name or
-    legible text): the default assignment."""
-    return sorted({r.lesson for x in learners for r in map(read_notebook, x.notebooks) if r.lesson})
+    """The lessons of every notebook in the batch, by the cheap evidence collect found
+    (metadata by a pattern, the file name, legible `def` lines: ``reading.lesson_evidence``):
+    the default assignment. No notebook is parsed to plan: parsing waits for its learner."""
+    return sorted({nb.lesson for x in learners for nb in x.notebooks if nb.lesson})
 
 
 def plan_batch(paths: list[Path], out: Path, exercises, submission_type, limits: Limits, force: bool,

@@ -104,7 +104,7 @@ def test_a_folder_of_zips_is_a_class(tmp_path):
     assert sorted(got) == ["ann", "bob"]
     assert notebooks(got["ann"]) == ["01_embeddings_exercises.ipynb"]
     assert notebooks(got["bob"]) == ["bob/01_embeddings_exercises.ipynb", "bob/02_attention_exercises.ipynb"]
-    assert got["bob"].notebooks[0].data in (NB1, NB2)  # read into memory, nothing extracted
+    assert got["bob"].notebooks[0].load()[0] in (NB1, NB2)  # read from the zip, nothing extracted
     assert sorted(os.listdir(tmp_path)) == ["submissions"]
 
 
@@ -114,7 +114,7 @@ def test_a_zip_of_learner_zips_is_a_class(tmp_path):
     got = by_name(col.collect([col.ClassArgument(zip_with(tmp_path / "class.zip", inner))]))
     assert sorted(got) == ["ann", "bob"]
     assert notebooks(got["bob"]) == ["work/01_embeddings_exercises.ipynb"]
-    assert got["ann"].notebooks[0].data == NB1
+    assert got["ann"].notebooks[0].load()[0] == NB1
 
 
 @pytest.mark.parametrize("wrapper", ["", "class-2024/"])
@@ -502,3 +502,50 @@ def test_hidden_files_are_not_graded_even_when_named_like_notebooks(tmp_path):
     assert notebooks(x) == ["01_embeddings_exercises.ipynb"] and x.problems == []
     assert (str(tmp_path / "kim.zip" / "._01_embeddings_exercises.ipynb"), "hidden (its name starts with '.')") in \
         [(s.path, s.reason) for s in x.skipped]
+
+
+# ------------------------------------------------------------------ one learner's bytes at a time
+def test_collect_keeps_where_notebooks_are_not_their_bytes(tmp_path):
+    """A class's notebooks are hashed while collected and read again only when graded, from
+    a folder, a zip or a zip in a zip, so no more than one learner's are ever held."""
+    klass = tmp_path / "class"
+    learner_folder(klass / "ann", "01_embeddings_exercises.ipynb")
+    zip_with(klass / "bob.zip", {"02_attention_exercises.ipynb": NB2,
+                                 "inner.zip": zip_bytes({"deep/01_embeddings_exercises.ipynb": NB1})})
+    got = by_name(col.collect([klass]))
+    for x in got.values():
+        for nb in x.notebooks:
+            assert nb.data is None and nb.where is not None, nb  # nothing of it held
+            data, why = nb.load()
+            assert why is None and col.hashlib.sha256(data).hexdigest() == nb.digest
+    assert {nb.name: nb.lesson for nb in got["bob"].notebooks} == {
+        "02_attention_exercises.ipynb": "02_attention", "inner.zip/deep/01_embeddings_exercises.ipynb": "01_embeddings"}
+    assert [nb.load()[0] for nb in got["bob"].notebooks] == [NB2, NB1]
+
+
+def test_a_notebook_changed_after_collect_is_not_graded_as_another(tmp_path):
+    """The saved fingerprint is of the bytes collect hashed: a file changed before its learner
+    is graded is refused with the reason, never graded under the old fingerprint."""
+    ann = learner_folder(tmp_path / "ann", "01_embeddings_exercises.ipynb")
+    (x,) = col.collect([ann]).learners
+    (ann / "01_embeddings_exercises.ipynb").write_bytes(NB1.replace(b"wte[idx]", b"wte[idx ]", 1))
+    assert x.notebooks[0].load() == (None, col.CHANGED)
+
+
+def test_a_learners_notebooks_share_one_budget_across_zips(tmp_path, monkeypatch):
+    """Each zip is within its own budget; together they are over the learner's: the notebooks
+    past it are listed as not read, with the reason, and the rest are graded."""
+    monkeypatch.setattr(col, "MAX_LEARNER_BYTES", len(NB1) * 2 + 10)
+    up = learner_folder(tmp_path / "ann", "00.ipynb")  # a notebook at its top: one learner's upload
+    for z in (1, 2):
+        zip_with(up / f"part{z}.zip", {f"0{z}.ipynb": NB1})
+    (x,) = col.collect([up]).learners
+    assert [nb.problem for nb in x.notebooks] == [None, None, col.over_budget()]
+    assert "together are larger than" in col.over_budget() and x.notebooks[2].where is None
+
+
+def test_a_large_zip_inside_a_zip_is_not_opened(tmp_path, monkeypatch):
+    monkeypatch.setattr(files, "MAX_INNER_ZIP_BYTES", 1000)
+    outer = zip_with(tmp_path / "ann.zip", {"inner.zip": zip_bytes({"01.ipynb": NB1 + b" " * 2000})})
+    (x,) = col.collect([outer]).learners
+    assert x.notebooks == [] and "a zip inside a zip larger than" in x.problems[0]

@@ -12,6 +12,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 import zipfile
 
 import pytest
@@ -187,7 +188,7 @@ def test_notebook_helpers_raise_only_notebook_error(bad):
 
 
 def test_code_too_deep_to_parse_is_a_cell_error():
-    nb = {"cells": [{"cell_type": "code", "metadata": {}, "source": "-" * 100_000 + "1"},
+    nb = {"cells": [{"cell_type": "code", "metadata": {}, "source": "-" * (nbk.MAX_CELL_CHARS - 1) + "1"},
                     {"cell_type": "code", "metadata": {}, "source": "def f():\n    return 1"}]}
     deep, ok = nbk.graded_cells(nb)
     assert "nested too deeply" in deep.error and ok.defines == ["f"]
@@ -426,6 +427,151 @@ def test_control_and_invisible_characters_in_learner_text_become_spaces():
     assert all(c.isprintable() for c in got), ascii(got)
     assert got.startswith("raised") and got.endswith("ok") and "\n" not in got
     assert report.md(text) == f"`{got}`"
+
+
+# ------------------------------------------------------------------ the grader's own work, bounded
+# Each test grades a small class with one learner whose upload amplifies the grader's own
+# work (memory or time), measured in the grader's process alone (ru_maxrss of the process
+# running `python -m grader grade --jobs 1`; the walled children are other processes), and
+# planning's time (collect and the assignment: plan_batch). Goal: under 500 MB and 5 s for
+# any class within the upload limits; each input is scaled down to run in seconds, and says
+# what the code before issue 26 did with it (it held or parsed all of it at once).
+MEASURE = r'''
+import json, resource, runpy, sys, time
+import grader.batch.grade as g
+plan = g.plan_batch
+def timed(*a, **k):
+    start = time.monotonic()
+    try:
+        return plan(*a, **k)
+    finally:
+        timed.s = time.monotonic() - start
+timed.s = None
+g.plan_batch = timed
+sys.argv = ["grader", "grade", *sys.argv[1:]]
+code = 0
+try:
+    runpy.run_module("grader", run_name="__main__", alter_sys=True)
+except SystemExit as exc:
+    code = exc.code
+print(json.dumps({"rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, "plan_s": timed.s,
+                  "code": code}), file=sys.stderr)
+'''
+GRADER_MB, PLAN_S = 500, 5.0
+
+
+def measured(*inputs, out):
+    """Grade with --jobs 1 as the CLI does; (the grader's peak RSS in MB, planning's seconds).
+    The grader is the one in GRADER_UNDER_TEST, else this checkout's (to show a test failing
+    on an older grader: GRADER_UNDER_TEST=/path/to/old/checkout)."""
+    root = os.environ.get("GRADER_UNDER_TEST", ROOT)
+    proc = subprocess.run([sys.executable, "-c", MEASURE, *map(str, inputs), "--out", str(out), "--jobs", "1",
+                           "--isolation", "python", "--timeout", "20"],
+                          capture_output=True, text=True, timeout=600, cwd=root)
+    got = json.loads(proc.stderr.strip().splitlines()[-1])
+    assert got["code"] in (0, None) and "Traceback" not in proc.stderr, proc.stderr[-3000:]
+    print(f"grader peak {got['rss_mb']:.0f} MB, planning {got['plan_s']:.2f} s")
+    return got["rss_mb"], got["plan_s"]
+
+
+def _classmate(klass):
+    write_learner(klass / "ann", [GOOD_EMBED, GOOD_ONE_HOT])
+
+
+def _padded(path, pad: str, lesson="01_embeddings"):
+    """A learner's good notebook with ``pad`` (JSON text) in its metadata."""
+    write_learner(path.parent / (path.stem + "_src"), [GOOD_EMBED, GOOD_ONE_HOT], lesson=lesson)
+    text = (path.parent / (path.stem + "_src") / "01_embeddings.ipynb").read_text()
+    head, tail = text.rsplit('"metadata": {', 1)
+    path.write_text(head + '"metadata": {"pad": ' + pad + ", " + tail)
+
+
+def test_wide_json_is_counted_before_it_is_parsed(tmp_path):
+    """Three notebooks of 8 MB of `{},` in their metadata (2.8 million objects each; the
+    limit allows 20 MB): the old grader parsed and held all of a learner's notebooks at once,
+    about 0.8 GB."""
+    klass = tmp_path / "class"
+    _classmate(klass)
+    pad = "[" + "{}," * (8 * 2**20 // 3) + "{}]"
+    for i in range(3):
+        (klass / "wide").mkdir(parents=True, exist_ok=True)
+        _padded(klass / "wide" / f"01_embeddings_v{i}.ipynb", pad)
+    out = tmp_path / "out"
+    rss, plan_s = measured(klass, out=out)
+    assert rss < GRADER_MB and plan_s < PLAN_S, (rss, plan_s)
+    problem = rows(out)["wide"]["problem"]
+    assert "brackets and commas, more than the 500,000 the grader reads" in problem and "{}" not in problem
+    assert_full_marks(out, ["ann"])
+
+
+def test_results_after_the_last_answer_are_not_read(tmp_path):
+    """The learner's code writes 24 MB of small nested frames to the results descriptor (a
+    child may write 96 MB): the old grader parsed and kept every frame, about 0.6 GB here."""
+    klass = tmp_path / "class"
+    _classmate(klass)
+    flood = embed_doing("import os, struct\n"
+                        "t = ('{\"answer\": {\"x\": [' + '{},' * 33000 + '{}]}}').encode()\n"
+                        "data = memoryview((struct.pack('>I', len(t)) + t + struct.pack('>Q', 0)) * 240)\n"
+                        "while data:\n    data = data[os.write(5, data):]\n"
+                        "os._exit(0)")
+    write_learner(klass / "flood", [flood, GOOD_ONE_HOT])
+    out = tmp_path / "out"
+    rss, plan_s = measured(klass, out=out)
+    assert rss < GRADER_MB and plan_s < PLAN_S, (rss, plan_s)
+    notes = submissions(out)["flood"]["notes"]
+    assert any(n.startswith("`embed`: refused") and "bytes of results written after the last test's answer" in n
+               for n in notes), notes
+    assert rows(out)["flood"]["one_hot_embed"] == "1"
+    assert_full_marks(out, ["ann"])
+
+
+def _big_notebook(mb: int) -> bytes:
+    """A notebook of ``mb`` MB (a markdown cell of spaces): within the limit, compresses to KBs."""
+    return json.dumps({"cells": [{"cell_type": "markdown", "metadata": {}, "source": " " * (mb * 2**20 - 200)}],
+                       "metadata": {}, "nbformat": 4, "nbformat_minor": 5}).encode()
+
+
+def test_a_learners_zips_are_read_one_notebook_at_a_time(tmp_path):
+    """Three zips of 4 notebooks of 19 MB each (228 MB unpacked, a few hundred KB packed;
+    each zip is within its own budget): the old grader read every notebook of the batch
+    into memory during planning and kept them to the end, 228 MB above its baseline here
+    (1.6 GB with 25 members a zip). Scaled bound: 250 MB. One learner's notebooks are
+    at most 200 MB together: those past it are listed, and said in their row."""
+    klass = tmp_path / "class"
+    _classmate(klass)
+    big = _big_notebook(19)
+    (klass / "zips").mkdir()
+    for z in range(3):
+        with zipfile.ZipFile(klass / "zips" / f"part{z}.zip", "w", zipfile.ZIP_DEFLATED) as zf:
+            for m in range(4):
+                zf.writestr(f"notes_{z}_{m}.ipynb", big)
+    out = tmp_path / "out"
+    rss, plan_s = measured(klass, out=out)
+    assert rss < 250 and plan_s < PLAN_S, (rss, plan_s)
+    problem = rows(out)["zips"]["problem"]
+    assert "notebooks together are larger than 200 MB" in problem, problem
+    assert_full_marks(out, ["ann"])
+
+
+def test_slow_ipython_cells_are_budgeted_and_not_parsed_to_plan(tmp_path):
+    """Three cells of 90,000 characters whose magics each leave a bracket open (so IPython
+    retokenises the whole cell 32 times), in a notebook with no lesson in its metadata or
+    name: the old grader parsed it while planning (to match it by what it defines) and again
+    when grading, about 13 s each here (a 20 MB notebook allows far more)."""
+    klass = tmp_path / "class"
+    _classmate(klass)
+    slow = "!echo (\n" * 40 + "x = 1\n" * 15000
+    write_learner(klass / "slow", [slow, slow, slow, GOOD_EMBED, GOOD_ONE_HOT], lesson=None)
+    (klass / "slow" / "01_embeddings.ipynb").rename(klass / "slow" / "homework.ipynb")
+    out = tmp_path / "out"
+    start = time.monotonic()
+    rss, plan_s = measured(klass, out=out)
+    assert rss < GRADER_MB and plan_s < PLAN_S, (rss, plan_s)
+    assert time.monotonic() - start < 60
+    problem = rows(out)["slow"]["problem"]
+    assert "more than the grader's budget for reading one notebook" in problem, problem
+    assert "echo" not in problem
+    assert_full_marks(out, ["ann"])
 
 
 def test_only_the_head_and_one_frame_per_case_are_read():

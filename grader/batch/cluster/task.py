@@ -191,7 +191,7 @@ def job_of(learner: Learner, settings: dict, grader: str) -> dict:
     """What travels to the worker for one learner: plain data only."""
     return {"fingerprint": grader, "settings": settings,
             "learner": {"name": learner.name, "problems": list(learner.problems), "notes": list(learner.notes),
-                        "notebooks": [[nb.name, nb.data, nb.problem] for nb in learner.notebooks]}}
+                        "notebooks": [[nb.name, *nb.load()] for nb in learner.notebooks]}}
 
 
 def settings_of(exercises, limits: Limits, isolation: str) -> dict:

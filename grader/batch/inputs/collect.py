@@ -24,7 +24,12 @@ The shape of the inputs is the instructor's, never a learner's:
   learner's upload held and was not graded is said to them (their notes), and in
   their row's problem when it was refused (a link, an unsafe zip member, a zip that
   could not be opened) or when nothing in the upload is a notebook.
-- Each notebook is read once, here, into memory (``files``: bounded; zips are never extracted).
+- Each notebook is read here once, one at a time, to hash it and find its lesson by cheap
+  evidence, then dropped (``files``: bounded; zips are never extracted); it is read again
+  only while its learner is graded, checked against that hash, so a learner's bytes are
+  in memory only while they are graded, and the saved fingerprint is of the graded bytes.
+- A learner's notebooks together are at most MAX_LEARNER_BYTES (a zip's budget is per zip;
+  this one is across all of a learner's zips and folders): those past it are listed, not read.
 
 Ids: ``ids`` (a learner's id is a stranger's text, made safe and unique).
 """
@@ -38,10 +43,13 @@ from pathlib import Path
 
 from . import lms
 from .ids import MAX_ID, namespaced, safe_name, unique  # noqa: F401 (MAX_ID: part of this interface)
-from .files import File, disk_file, folder_files, is_notebook, is_zip, junk, too_large, zip_files
+from .files import ZIP_ERRORS, File, Located, disk_file, folder_files, is_notebook, is_zip, junk, zip_files
+from .reading import lesson_evidence
 from ...notebook import MAX_NOTEBOOK_BYTES
 
 NOT_A_LEARNER = "not a learner's folder, zip or notebook: a class holds one folder or zip per learner"
+MAX_LEARNER_BYTES = 200 * 2**20   # one learner's notebooks together (ten of the largest)
+CHANGED = "the file changed after grading began (run the same command again to grade it as it is now)"
 
 
 class InputError(ValueError):
@@ -55,9 +63,35 @@ class ClassArgument(type(Path())):
 
 @dataclass
 class Notebook:
+    """A notebook of a learner: its bytes in memory (``data``: a cluster's task, a test), or
+    where they live (``where``), read by ``load`` when the learner is graded."""
+
     name: str                   # the path inside the learner's upload, for messages
-    data: bytes | None          # at most MAX_NOTEBOOK_BYTES
+    data: bytes | None          # at most MAX_NOTEBOOK_BYTES, when held in memory
     problem: str | None = None  # why it could not be read
+    where: Located | None = None
+    digest: str | None = None   # sha256 of the bytes graded
+    size: int = 0
+    lesson: str | None = None   # by cheap evidence (reading.lesson_evidence), for planning
+
+    def __post_init__(self):
+        if self.data is not None:
+            self.digest, self.size = hashlib.sha256(self.data).hexdigest(), len(self.data)
+            if self.lesson is None and len(self.data) <= MAX_NOTEBOOK_BYTES:
+                self.lesson = lesson_evidence(self.name, self.data)
+
+    def load(self) -> tuple[bytes | None, str | None]:
+        """(the bytes, None), or (None, why not): read where they live, and checked to be
+        the bytes collect hashed (the fingerprint's), never other ones."""
+        if self.data is not None or self.where is None:
+            return self.data, self.problem
+        try:
+            data = self.where.read()
+        except (OSError, IndexError, *ZIP_ERRORS) as exc:  # IndexError: the zip lost members since
+            return None, f"could not be read again ({type(exc).__name__})"
+        if len(data) != self.size or hashlib.sha256(data).hexdigest() != self.digest:
+            return None, CHANGED
+        return data, None
 
 
 @dataclass
@@ -85,7 +119,7 @@ class Learner:
             _feed(h, text.encode("utf-8", "surrogateescape"))
         for nb in sorted(self.notebooks, key=lambda n: n.name):
             _feed(h, nb.name.encode("utf-8", "surrogateescape"))
-            _feed(h, b"data:" + hashlib.sha256(nb.data).digest() if nb.data is not None
+            _feed(h, b"data:" + bytes.fromhex(nb.digest) if nb.digest is not None
                   else f"problem:{nb.problem}".encode("utf-8", "surrogateescape"))
         return h.hexdigest()
 
@@ -212,6 +246,7 @@ def _path(where: str, inner) -> str:
 def _learner(files: list[File], raw: str, where: str, source: str, strip: int, notes=()) -> Learner:
     """One learner's upload: ``files`` with their first ``strip`` parts naming the upload."""
     x = Learner(safe_name(raw), source=source, raw=raw, where=where, notes=list(notes))
+    budget = MAX_LEARNER_BYTES
     roots = {f.parts[strip:][:i] for f in files for i, p in enumerate(f.parts[strip:])
              if p == "exercises" and is_notebook(f.parts[-1])}
     other = []
@@ -230,15 +265,21 @@ def _learner(files: list[File], raw: str, where: str, source: str, strip: int, n
             other.append(name)
         elif any(inner[i] == "notebooks" and inner[:i] in roots for i in range(len(inner) - 1)):
             x.skipped.append(Skipped(path, "a lesson of the student edition (only exercises/ is graded)"))
-        elif f.data is not None and len(f.data) > MAX_NOTEBOOK_BYTES:
-            x.notebooks.append(Notebook(name, None, too_large()))
+        elif f.where is not None and f.size > budget:
+            x.notebooks.append(Notebook(name, None, over_budget()))  # its row says so, as for any unread one
         else:
-            x.notebooks.append(Notebook(name, f.data, f.problem))
+            budget -= f.size
+            x.notebooks.append(Notebook(name, None, f.problem, f.where, f.digest, f.size, f.lesson))
     if other:
         x.notes.append(f"not graded, as only .ipynb notebooks are: {_some(other)}")
     if not x.notebooks:
         x.problems.append("no .ipynb notebook in this upload" + (f" (it holds {_some(other)})" if other else ""))
     return x
+
+
+def over_budget() -> str:
+    return (f"this upload's notebooks together are larger than {MAX_LEARNER_BYTES // 2**20} MB, the most "
+            "the grader reads of one learner: hand in only the exercise notebooks")
 
 
 def _some(names: list[str], n: int = 5) -> str:

@@ -1,10 +1,13 @@
-"""The files of one input (a folder or a zip), listed whole and read once, bounded.
+"""The files of one input (a folder or a zip), listed whole, bounded.
 
 Every file under an input becomes one ``File``, so collect can account for each:
 folders and zips appear as entries of their own (an empty one is still seen), and
 a zip's members appear under the zip's name as if it were a folder, whether the zip
-lies on disk or inside another zip. Only what grading needs is read, straight into
-memory: notebooks (at most MAX_NOTEBOOK_BYTES each) and the zips that hold them.
+lies on disk or inside another zip. A notebook is read here once, one at a time, only
+to hash it and find its lesson by cheap evidence (``reading.lesson_evidence``), then
+dropped: its ``File`` keeps where it lives (``Located``), so a learner's bytes are held
+only while that learner is graded, and never more than one notebook (and the zip
+inside a zip that holds it, at most MAX_INNER_ZIP_BYTES) per grading thread.
 
 A zip is never extracted. Its members are refused when their name is absolute or
 holds "..", or when they are symbolic links; a zip is refused whole when it declares
@@ -15,6 +18,7 @@ links are never followed and only regular files are opened (a FIFO must not hang
 """
 from __future__ import annotations
 
+import hashlib
 import io
 import os
 import stat
@@ -24,10 +28,14 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from ...notebook import MAX_NOTEBOOK_BYTES
+from .reading import lesson_evidence
 
 MAX_ZIP_BYTES = 512 * 2**20       # uncompressed, per zip found on disk (zips inside it included)
 MAX_ZIP_MEMBERS = 5000            # per zip found on disk, likewise
 MAX_ZIP_DEPTH = 3                 # a zip in a zip in a zip; deeper ones are not opened
+# A zip inside a zip is read into memory to be opened (zipfile needs to seek): while
+# collect lists it, and again while the learner is graded, to read one notebook of it.
+MAX_INNER_ZIP_BYTES = 64 * 2**20
 # What damaged, encrypted or oddly compressed zips raise: a learner's problem, never a crash.
 ZIP_ERRORS = (zipfile.BadZipFile, OSError, EOFError, RuntimeError, NotImplementedError, ValueError,
               zlib.error)
@@ -40,12 +48,43 @@ class ZipRefused(ValueError):
     """A zip beyond the limits; the message says which and what to do."""
 
 
+@dataclass(frozen=True)
+class Located:
+    """Where a notebook lives: a file on disk, or a member of the zip on disk at ``path``
+    (``members``: its index in that zip's list, after the indices of the zips inside it
+    that hold it). Indices, not names: a zip may hold two members of one name."""
+
+    path: str
+    members: tuple[int, ...] = ()
+
+    def read(self) -> bytes:
+        """At most MAX_NOTEBOOK_BYTES + 1 bytes; OSError or one of ZIP_ERRORS when it cannot be read."""
+        if not self.members:
+            return _read_regular(Path(self.path), MAX_NOTEBOOK_BYTES)
+        with zipfile.ZipFile(self.path) as zf:
+            return _read_nested(zf, self.members)
+
+
+def _read_nested(zf: zipfile.ZipFile, members: tuple[int, ...]) -> bytes:
+    info = zf.infolist()[members[0]]
+    if len(members) == 1:
+        return _read_member(zf, info, MAX_NOTEBOOK_BYTES, raise_errors=True)[0]
+    inner = _read_member(zf, info, MAX_INNER_ZIP_BYTES, raise_errors=True)[0]
+    if len(inner) > MAX_INNER_ZIP_BYTES:
+        raise ValueError(f"a zip inside a zip is larger than {MAX_INNER_ZIP_BYTES // 2**20} MiB")
+    with zipfile.ZipFile(io.BytesIO(inner)) as nested:
+        return _read_nested(nested, members[1:])
+
+
 @dataclass
 class File:
     parts: tuple[str, ...]            # the path inside the input
     kind: str = "file"                # "file", "folder", "zip" (listed before its members) or "refused"
-    data: bytes | None = None         # notebooks only: at most MAX_NOTEBOOK_BYTES + 1 bytes
     problem: str | None = None        # why it was refused, or could not be read or opened
+    where: Located | None = None      # notebooks only: where to read them when graded
+    digest: str | None = None         # notebooks only: sha256 of the bytes read here
+    size: int = 0                     # notebooks only: their bytes
+    lesson: str | None = None         # notebooks only: their lesson by cheap evidence
 
     @property
     def name(self) -> str:
@@ -132,8 +171,17 @@ def disk_file(path: Path, parts: tuple[str, ...]) -> list[File]:
             data = _read_regular(path, MAX_NOTEBOOK_BYTES)
         except OSError as exc:
             return [File(parts, problem=f"could not be opened ({exc.strerror or exc})")]
-        return [File(parts, problem=too_large())] if len(data) > MAX_NOTEBOOK_BYTES else [File(parts, data=data)]
+        return [_notebook(parts, data, Located(os.path.abspath(path)))]
     return [File(parts)]
+
+
+def _notebook(parts: tuple[str, ...], data: bytes, where: Located) -> File:
+    """A notebook's entry: where it lives, its hash and its lesson by cheap evidence; its
+    bytes are dropped (read again, and checked against the hash, when it is graded)."""
+    if len(data) > MAX_NOTEBOOK_BYTES:
+        return File(parts, problem=too_large())
+    return File(parts, where=where, digest=hashlib.sha256(data).hexdigest(), size=len(data),
+                lesson=lesson_evidence(parts[-1], data))
 
 
 def _read_regular(path: Path, limit: int) -> bytes:
@@ -145,15 +193,19 @@ def _read_regular(path: Path, limit: int) -> bytes:
 
 
 # ------------------------------------------------------------------ zips, read in memory
-def zip_files(source, parts: tuple[str, ...], budget: _Budget | None = None, depth: int = 1) -> list[File]:
-    """The zip's own entry, then its members under ``parts``. ``source``: a path or bytes.
-    A zip that cannot be opened, or is refused, is one entry carrying the reason."""
+def zip_files(source, parts: tuple[str, ...], budget: _Budget | None = None, depth: int = 1,
+              origin: Located | None = None) -> list[File]:
+    """The zip's own entry, then its members under ``parts``. ``source``: a path, or bytes
+    (then ``origin`` says where those bytes live). A zip that cannot be opened, or is
+    refused, is one entry carrying the reason."""
     budget = budget or _Budget()
+    origin = origin or Located(os.path.abspath(source))
     try:
         with zipfile.ZipFile(io.BytesIO(source) if isinstance(source, bytes) else source) as zf:
             members = zf.infolist()
             budget.take(members)
-            found = [m for info in members for m in _member(zf, info, parts, budget, depth)]
+            found = [m for i, info in enumerate(members)
+                     for m in _member(zf, info, parts, budget, depth, _inside(origin, i))]
     except ZipRefused as exc:
         return [File(parts, "zip", problem=str(exc))]
     except ZIP_ERRORS as exc:
@@ -161,8 +213,12 @@ def zip_files(source, parts: tuple[str, ...], budget: _Budget | None = None, dep
     return [File(parts, "zip")] + found
 
 
+def _inside(zip_at: Located, index: int) -> Located:
+    return Located(zip_at.path, zip_at.members + (index,))
+
+
 def _member(zf: zipfile.ZipFile, info: zipfile.ZipInfo, prefix: tuple[str, ...], budget: _Budget,
-            depth: int) -> list[File]:
+            depth: int, where: Located) -> list[File]:
     raw = info.filename
     inner, why = member_parts(raw)
     if why:
@@ -177,13 +233,16 @@ def _member(zf: zipfile.ZipFile, info: zipfile.ZipInfo, prefix: tuple[str, ...],
     if is_zip(parts[-1]):
         if depth >= MAX_ZIP_DEPTH:
             return [File(parts, "zip", problem=f"a zip inside {depth} zips is not opened")]
-        data, why = _read_member(zf, info, MAX_ZIP_BYTES)
-        return [File(parts, "zip", problem=why)] if why else zip_files(data, parts, budget, depth + 1)
+        if info.file_size > MAX_INNER_ZIP_BYTES:  # refused before anything is decompressed
+            return [File(parts, "zip", problem=f"a zip inside a zip larger than {MAX_INNER_ZIP_BYTES // 2**20} "
+                                               "MiB is not opened: unpack it and grade the folder")]
+        data, why = _read_member(zf, info, MAX_INNER_ZIP_BYTES)
+        return [File(parts, "zip", problem=why)] if why else zip_files(data, parts, budget, depth + 1, where)
     if is_notebook(parts[-1]):
         if info.file_size > MAX_NOTEBOOK_BYTES:  # refused before anything is decompressed
             return [File(parts, problem=too_large())]
         data, why = _read_member(zf, info, MAX_NOTEBOOK_BYTES)
-        return [File(parts, data=data, problem=why)]
+        return [File(parts, problem=why)] if why else [_notebook(parts, data, where)]
     return [File(parts)]
 
 
@@ -205,10 +264,13 @@ def member_parts(raw: str) -> tuple[tuple[str, ...], str | None]:
     return parts, None
 
 
-def _read_member(zf: zipfile.ZipFile, info: zipfile.ZipInfo, limit: int) -> tuple[bytes | None, str | None]:
+def _read_member(zf: zipfile.ZipFile, info: zipfile.ZipInfo, limit: int,
+                 raise_errors: bool = False) -> tuple[bytes | None, str | None]:
     """At most limit + 1 bytes (zipfile itself stops at the declared size and checks the CRC)."""
     try:
         with zf.open(info) as f:
             return f.read(limit + 1), None
     except ZIP_ERRORS as exc:
+        if raise_errors:
+            raise
         return None, f"could not be read from the zip ({type(exc).__name__}: {exc})"
