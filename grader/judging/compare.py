@@ -12,7 +12,8 @@ object with its own ``__eq__``) of the expected shape and dtype (no silent upcas
 finite where the expected one is, and within the exercise's tolerance, measured as
 max |answer - expected| / max |expected| (registry.DEFAULT_TOL unless the exercise sets
 one; float32 cases get at least registry.FLOAT32_TOL); a tuple has the expected number
-of items, each judged so. A case that must raise needs exactly the named exception type
+of items, each judged so; a floating number (a loss) is a NumPy scalar of the expected dtype, never
+a Python float (_scalar_type_mismatch). A case that must raise needs exactly the named exception type
 and a message of at most MAX_RAISE_MESSAGE characters naming the numbers involved
 (mentions_all). Across cases (case_reasons): an argument changed in place fails, and
 seeds.py's rules on seeds and random generators apply.
@@ -64,8 +65,27 @@ def value_mismatch(answer, expected, tol: float, names: tuple[str, ...] = (), in
             return f"returned an array of shape {np.shape(answer)}; expected a single number"
         if np.iscomplexobj(answer):  # compared as floats, only its real part would be judged
             return f"returned {describe_value(answer)}; expected a real number"
+        reason = _scalar_type_mismatch(answer, expected)
+        if reason:
+            return reason
         return _array_mismatch(np.asarray(answer), np.asarray(expected), tol, check_dtype=False)
     return None if answer == expected else "returned a different value"
+
+
+def _scalar_type_mismatch(answer, expected) -> str | None:
+    """The rule for a floating number (a loss): a NumPy scalar of the expected dtype (the inputs'),
+    as NumPy's own reductions give it; a Python float or another dtype is the wrong kind of answer.
+    Integers (a count) may be Python or NumPy ones."""
+    if not isinstance(expected, np.floating):
+        return None
+    got = np.asarray(answer).dtype
+    if isinstance(answer, (float, int)) and not isinstance(answer, np.generic):
+        return (f"returned a Python {type(answer).__name__}; expected a NumPy {expected.dtype} scalar "
+                "(keep the NumPy result, without float() or .item())")
+    if got != expected.dtype:
+        return (f"wrong dtype: got a {got} number, expected {expected.dtype} "
+                "(compute in the inputs' dtype; do not upcast)")
+    return None
 
 
 def _array_mismatch(answer, expected: np.ndarray, tol: float, check_dtype: bool = True,

@@ -321,6 +321,11 @@ def _tied_summed(E, A, idx, targets):
     return tied_lm_reference(E, A, idx, targets, mean=False)
 
 
+def _tied_float(E, A, idx, targets):
+    loss, dE = tied_lm_reference(E, A, idx, targets)
+    return float(loss), dE
+
+
 register(Exercise(
     name="tied_lm_loss_and_grad",
     lesson=LESSON,
@@ -347,6 +352,12 @@ register(Exercise(
                 "The loss is the mean over all positions (B * T of them), and so is its gradient: "
                 "divide by the number of positions.",
                 _tied_summed),
+        # The course's one rule for a loss (lesson 08's cross_entropy too): a NumPy scalar of the
+        # inputs' dtype, as NumPy's mean gives it (compare._scalar_type_mismatch checks it).
+        Mistake("loss returned as a Python float",
+                "float(...) turns NumPy's float32 or float64 into a Python float: return the NumPy "
+                "result as it is (the mean of a float32 array is a float32).",
+                _tied_float),
     ],
     hints=(
         "Write the forward pass first, keeping every intermediate you will need on the way "
@@ -357,7 +368,7 @@ register(Exercise(
         "`(n, d)` and Z as `(n, V)`, and `(T,)` and `(B, T)` inputs become the same problem. "
         "Take the log-softmax stably (subtract each row's maximum, then the log of the summed "
         "exponentials); the loss is minus the mean of the log-probabilities at the targets, "
-        "given back as a Python `float`.",
+        "given back as the NumPy scalar that `.mean()` gives, in E's dtype (no `float(...)`).",
         "The gradient of the mean cross-entropy with respect to Z is the softmax "
         "probabilities minus the one-hot targets, divided by n: start from the probabilities, "
         "subtract 1 at each position's target (integer indexing with row numbers and target "
@@ -371,7 +382,7 @@ register(Exercise(
         "logits, a stable log-softmax and the loss; (4) dZ, the probabilities minus the "
         "one-hot targets, over n; (5) dE from the head path; (6) dX back through E, the tanh "
         "derivative and A^T; (7) `np.add.at` into dE at the flattened ids; (8) give back the "
-        "loss as a `float` and dE in E's shape and dtype. Python numbers such as 1.0 and n "
+        "loss as NumPy's scalar (E's dtype, no `float`) and dE in E's shape and dtype. Python numbers such as 1.0 and n "
         "keep float32 arrays float32.",
     ),
     returns=("loss", "dE"),

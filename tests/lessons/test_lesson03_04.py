@@ -310,7 +310,7 @@ def test_check_prints_the_mistake():
         p /= p.sum(-1, keepdims=True)
         loss = -np.log(p[np.arange(n), targets.ravel()]).mean()
         p[np.arange(n), targets.ravel()] -= 1
-        return float(loss), p.T @ H / n  # the head's path only
+        return loss, p.T @ H / n  # the head's path only
 
     out = io.StringIO()
     with redirect_stdout(out):
@@ -387,7 +387,7 @@ def tied_lm_loss_and_grad(E, A, idx, targets):
     dZ /= n
     dE = dZ.T @ H
     dE[idx.ravel()] += ((dZ @ E) * (1 - H * H)) @ A.T
-    return float(-logp[np.arange(n), targets.ravel()].mean()), dE
+    return -logp[np.arange(n), targets.ravel()].mean(), dE
 
 def init_gpt(config, seed):
     rng = np.random.default_rng(seed)
