@@ -9,9 +9,11 @@ exist, processes that must not remain, a gradebook that must not change). The at
 are graded in one class beside correct classmates, who must keep full marks.
 """
 import csv
+import errno
 import json
 import os
 import re
+import struct
 import subprocess
 import sys
 import time
@@ -40,7 +42,7 @@ def unhook():
             for c in f.__closure__:
                 try:
                     if getattr(c.cell_contents, "__name__", "") == "refuse":
-                        c.cell_contents = lambda what: None
+                        c.cell_contents = lambda *what: None
                 except ValueError:
                     pass
 def attempt(f):
@@ -430,3 +432,116 @@ def test_the_report_says_which_walls_and_limits_held(walled_class):
     assert sandbox["isolation"] == "namespaces" and "seccomp" in sandbox["system_calls"]
     assert {"identity", "processes", "memory", "scratch", "time"} <= set(sandbox)
     assert "hidden tests only" in (out / "feedback" / "correct_0" / "feedback.md").read_text()
+
+
+# ----------------------------------------------------------------- the walls themselves, watched
+# Each test below looks at one wall from inside a child (or at the filter itself) and fails
+# with that wall removed; the routes above only show that attacks fail.
+from grader.batch.sandbox.inside import syscalls, walls  # noqa: E402
+from grader.batch.sandbox.limits import Limits  # noqa: E402
+from grader.batch.sandbox.workspace import Workspace  # noqa: E402
+from grader.judging import registry  # noqa: E402
+from grader.notebook import GradedCell  # noqa: E402
+
+
+def in_child(box, body: str, wall_s: float | None = None) -> str:
+    """Run ``body`` (learner code, unhooked) as an exercise in a fresh child of ``box``'s
+    grading process; what it reports with ``report(...)`` (or the run's problem)."""
+    cell = attacker(body)
+    limits = box.ws.limits if wall_s is None else Limits(wall_s=wall_s)
+    run = box.run([GradedCell(0, cell, ["embed"])], "embed", registry.get("embed").cases(hidden=False)[:1], [], (),
+                  limits)
+    if run.problem:
+        return run.problem
+    return run.answers[0].message
+
+
+def outcomes(message: str) -> dict:
+    found = re.search(r"report ((?:\S+=\S+ ?)+)", message)
+    assert found, message
+    return dict(pair.split("=", 1) for pair in found.group(1).split())
+
+
+@pytest.fixture
+def box():
+    ws = Workspace(Limits(wall_s=30), "namespaces")
+    sandbox = ws.learner()
+    try:
+        yield sandbox
+    finally:
+        sandbox.close()
+        ws.close()
+
+
+# --------------------------------------------------------------- seccomp: an allow list
+def run_filter(prog, arch: str, nr: int, args=(0,) * 6, audit_arch: int | None = None) -> int:
+    """What the filter answers for one system call: a small interpreter of the instructions
+    walls.py emits (load absolute word, JEQ, JGE, JSET, JA, RET)."""
+    data = struct.pack("<iI Q 6Q", nr, syscalls.AUDIT_ARCH[arch] if audit_arch is None else audit_arch, 0,
+                       *(a & 2**64 - 1 for a in args))
+    acc, pc = 0, 0
+    while True:
+        code, jt, jf, k = prog[pc]
+        if code == 0x20:
+            acc = struct.unpack_from("<I", data, k)[0]
+            pc += 1
+        elif code == 0x05:
+            pc += 1 + k
+        elif code in (0x15, 0x35, 0x45):
+            hit = acc == k if code == 0x15 else acc >= k if code == 0x35 else bool(acc & k)
+            pc += 1 + (jt if hit else jf)
+        elif code == 0x06:
+            return k
+        else:
+            raise AssertionError(f"unknown instruction {code:#x}")
+
+
+@pytest.mark.parametrize("arch", sorted(syscalls.SYSCALLS))
+def test_every_number_the_filter_does_not_allow_is_refused(arch):
+    """Every number up to 1023, known or not (463 and 466 are setxattrat and removexattrat,
+    newer than the filter's first table; 470 is no call yet), is refused unless the allow list
+    names it; a denied name gets EPERM, any other number ENOSYS."""
+    prog = walls.filter_program(arch, own_pid=1)
+    allowed = {syscalls.SYSCALLS[arch][n] for n in syscalls.ALLOWED if n in syscalls.SYSCALLS[arch]}
+    denied = {syscalls.SYSCALLS[arch][n] for n in syscalls.DENIED_NAMES if n in syscalls.SYSCALLS[arch]}
+    checked = {syscalls.SYSCALLS[arch][n] for n in syscalls.CHECKED}
+    for nr in range(1024):
+        got = run_filter(prog, arch, nr)
+        if nr in allowed:
+            assert got == walls.RET_ALLOW, nr
+        elif nr in denied:
+            assert got == walls._errno(errno.EPERM), nr
+        elif nr not in checked:
+            assert got == walls._errno(errno.ENOSYS), nr
+    for nr in (463, 466, 470):
+        assert run_filter(prog, arch, nr) in (walls._errno(errno.ENOSYS), walls._errno(errno.EPERM))
+
+
+@pytest.mark.parametrize("arch", sorted(syscalls.SYSCALLS))
+def test_the_filter_s_argument_checks(arch):
+    prog, nr = walls.filter_program(arch, own_pid=1), syscalls.SYSCALLS[arch]
+    assert run_filter(prog, arch, nr["clone"], (syscalls.CLONE_THREAD | 0x100,) + (0,) * 5) == walls.RET_ALLOW
+    assert run_filter(prog, arch, nr["clone"], (17,) + (0,) * 5) == walls._errno(errno.EPERM)  # a fork
+    assert run_filter(prog, arch, nr["clone3"]) == walls._errno(errno.ENOSYS)
+    assert run_filter(prog, arch, nr["kill"], (1, 9, 0, 0, 0, 0)) == walls.RET_ALLOW
+    assert run_filter(prog, arch, nr["kill"], (2, 9, 0, 0, 0, 0)) == walls._errno(errno.EPERM)
+    assert run_filter(prog, arch, nr["fcntl"], (3, 1030, 0, 0, 0, 0)) == walls.RET_ALLOW  # F_DUPFD_CLOEXEC
+    assert run_filter(prog, arch, nr["fcntl"], (3, 6, 0, 0, 0, 0)) == walls._errno(errno.EPERM)  # F_SETLK
+    assert run_filter(prog, arch, nr["read"], audit_arch=0x40000003) == walls.RET_KILL_PROCESS  # i386's calls
+
+
+@WALLS
+def test_a_call_newer_than_the_filter_is_refused_inside_a_child(box):
+    """On this kernel or a later one setxattrat and removexattrat (6.13) run, unless the filter
+    refuses them; 470 is no call yet. mincore, which every kernel has and the list leaves out,
+    shows the refusal is the filter's own: each gets ENOSYS, as from a kernel without it."""
+    mincore = {"x86_64": 27, "aarch64": 232}[walls.machine()]
+    got = outcomes(in_child(box, f"""
+import ctypes, errno
+libc = ctypes.CDLL(None, use_errno=True)
+def call(nr):
+    ctypes.set_errno(0)
+    failed = libc.syscall(nr, 0, 0, 0, 0, 0, 0) < 0
+    return errno.errorcode.get(ctypes.get_errno(), 'E?') if failed else 'ok'
+report(setxattrat=call(463), removexattrat=call(466), nr470=call(470), mincore=call({mincore}))"""))
+    assert got == {"setxattrat": "ENOSYS", "removexattrat": "ENOSYS", "nr470": "ENOSYS", "mincore": "ENOSYS"}, got

@@ -8,12 +8,12 @@ In order, for a freshly forked child of the zygote:
    writable with another (the zygote keeps CAP_SYS_ADMIN for exactly this).
 2. ``drop_identity``: root mode, an unprivileged user id of the learner's own (no
    groups, no capabilities); user-namespace mode, every capability dropped for good.
-3. ``no_new_privs`` and ``install_filter``: a seccomp filter that refuses what grading
-   never needs: new programs, processes (threads only), signals to anyone but itself,
-   ptrace and reading other processes' memory, mounts and namespaces, device nodes and
-   FIFOs, extended attributes, sockets, kernel keys, BPF, io_uring, module loading.
-   Refused calls fail with EPERM (ENOSYS for clone3, so the C library falls back to
-   clone, whose flags the filter can read).
+3. ``no_new_privs`` and ``install_filter``: a seccomp filter that allows what grading
+   needs (syscalls.py's allow list: memory, its own files, threads, clock and signals to
+   itself) and refuses everything else, a number newer than the list included: EPERM for
+   the calls syscalls.py names (new programs and processes, ptrace, mounts, sockets, ...),
+   ENOSYS for any other, as on a kernel without it (clone3 too, so the C library falls
+   back to clone, whose flags the filter can read).
 The audit hook installed afterwards only names refusals for the feedback; these are
 the walls.
 """
@@ -39,8 +39,8 @@ def _syscalls():
 
 
 _t = _syscalls()
-AUDIT_ARCH, CLONE_THREAD, DENIED_NAMES, SELF_ONLY = _t.AUDIT_ARCH, _t.CLONE_THREAD, _t.DENIED_NAMES, _t.SELF_ONLY
-SYSCALLS, X32_SYSCALL_BIT = _t.SYSCALLS, _t.X32_SYSCALL_BIT
+ALLOWED, AUDIT_ARCH, CLONE_THREAD, DENIED_NAMES = _t.ALLOWED, _t.AUDIT_ARCH, _t.CLONE_THREAD, _t.DENIED_NAMES
+FCNTL_COMMANDS, SELF_ONLY, SYSCALLS, X32_SYSCALL_BIT = _t.FCNTL_COMMANDS, _t.SELF_ONLY, _t.SYSCALLS, _t.X32_SYSCALL_BIT
 
 
 def machine() -> str:
@@ -52,7 +52,7 @@ def machine() -> str:
 
 
 # ------------------------------------------------------------------ a tiny cBPF assembler
-_LD_W_ABS, _JEQ, _JSET, _JGE, _RET = 0x20, 0x15, 0x45, 0x35, 0x06
+_LD_W_ABS, _JEQ, _JSET, _JGE, _JA, _RET = 0x20, 0x15, 0x45, 0x35, 0x05, 0x06
 RET_KILL_PROCESS, RET_ALLOW = 0x80000000, 0x7FFF0000
 
 
@@ -65,27 +65,39 @@ def _arg_low(i: int) -> int:
     return 16 + 8 * i
 
 
+def _goto_if(value: int, label: str) -> list[tuple]:
+    """Jump to ``label`` when the accumulator equals ``value``: a conditional jump reaches only
+    255 instructions on, the unconditional one (JA) anywhere, and the list is longer than that."""
+    return [(_JEQ, 0, 1, value), (_JA, 0, 0, label)]
+
+
 def filter_program(arch: str, own_pid: int) -> list[tuple]:
-    """The filter as (code, jt, jf, k) tuples; jumps given as labels, resolved below."""
+    """The filter as (code, jt, jf, k) tuples; jumps given as labels, resolved below.
+    An allow list (syscalls.py): what is not allowed is refused, whatever its number."""
     nr = SYSCALLS[arch]
-    prog = [(_LD_W_ABS, 0, 0, 4), (_JEQ, "arch_ok", "kill", AUDIT_ARCH[arch]), ("arch_ok",),
+    prog = [(_LD_W_ABS, 0, 0, 4), (_JEQ, 1, 0, AUDIT_ARCH[arch]), (_RET, 0, 0, RET_KILL_PROCESS),
             (_LD_W_ABS, 0, 0, 0)]
     if arch == "x86_64":  # the x32 ABI reaches the same kernel through other numbers
-        prog.append((_JGE, "deny", 0, X32_SYSCALL_BIT))
-    prog.append((_JEQ, "clone", 0, nr["clone"]))
-    prog.append((_JEQ, "nosys", 0, nr["clone3"]))
+        prog += [(_JGE, 0, 1, X32_SYSCALL_BIT), (_JA, 0, 0, "deny")]
+    prog += _goto_if(nr["clone"], "clone") + _goto_if(nr["clone3"], "nosys") + _goto_if(nr["fcntl"], "fcntl")
     for name in SELF_ONLY:
-        prog.append((_JEQ, "self_only", 0, nr[name]))
+        prog += _goto_if(nr[name], "self_only")
+    for name in ALLOWED:
+        if name in nr:
+            prog += _goto_if(nr[name], "allow")
     for name in DENIED_NAMES:
         if name in nr:
-            prog.append((_JEQ, "deny", 0, nr[name]))
-    prog += [(_RET, 0, 0, RET_ALLOW),
+            prog += _goto_if(nr[name], "deny")
+    prog += [(_JA, 0, 0, "nosys"),  # any other number: as if this kernel had no such call
              ("clone",), (_LD_W_ABS, 0, 0, _arg_low(0)), (_JSET, "allow", "deny", CLONE_THREAD),
              ("self_only",), (_LD_W_ABS, 0, 0, _arg_low(0)), (_JEQ, "allow", "deny", own_pid & 0xFFFFFFFF),
+             ("fcntl",), (_LD_W_ABS, 0, 0, _arg_low(1))]
+    for command in FCNTL_COMMANDS:
+        prog.append((_JEQ, "allow", 0, command))
+    prog += [(_JA, 0, 0, "deny"),
              ("allow",), (_RET, 0, 0, RET_ALLOW),
              ("deny",), (_RET, 0, 0, _errno(errno.EPERM)),
-             ("nosys",), (_RET, 0, 0, _errno(errno.ENOSYS)),
-             ("kill",), (_RET, 0, 0, RET_KILL_PROCESS)]
+             ("nosys",), (_RET, 0, 0, _errno(errno.ENOSYS))]
     return _resolve(prog)
 
 
@@ -98,14 +110,17 @@ def _resolve(prog: list[tuple]) -> list[tuple]:
             out.append(item)
     resolved = []
     for i, (code, jt, jf, k) in enumerate(out):
-        def target(j):
+        def target(j, limit=255):
             if isinstance(j, int):
                 return j
             offset = labels[j] - i - 1
-            if not 0 <= offset <= 255:
+            if not 0 <= offset <= limit:
                 raise ValueError(f"seccomp jump to {j} out of range ({offset})")
             return offset
-        resolved.append((code, target(jt), target(jf), k))
+        if code == _JA:
+            resolved.append((code, 0, 0, target(k, 2**32 - 1)))
+        else:
+            resolved.append((code, target(jt), target(jf), k))
     return resolved
 
 
