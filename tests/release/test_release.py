@@ -454,3 +454,64 @@ def test_the_release_templates_are_files_that_parse(bundle):
         bundle_module.template("student_README.md")
     with pytest.raises(ValueError, match="no {{colour}}"):
         bundle_module.template("student_README.md", torch_version="2", colour="red")
+
+
+def _same_case_value(a, b) -> bool:
+    """wire.same_value, with random generators compared by their state (same_value takes any
+    two generators as alike: drawing from one is its use)."""
+    import numpy as np
+
+    from grader.judging import wire
+
+    if isinstance(a, np.random.Generator) or isinstance(b, np.random.Generator):
+        return isinstance(a, np.random.Generator) and isinstance(b, np.random.Generator) and \
+            a.bit_generator.state == b.bit_generator.state
+    if type(a) is dict and type(b) is dict and a.keys() == b.keys():
+        return all(_same_case_value(a[k], b[k]) for k in a)
+    return wire.same_value(a, b)
+
+
+def _array_refs(tree):
+    """Every [file, offset, dtype, shape] array reference in an index.json tree."""
+    if isinstance(tree, dict):
+        if "bin" in tree and isinstance(tree["bin"], list):
+            yield tree["bin"]
+        for v in tree.values():
+            yield from _array_refs(v)
+    elif isinstance(tree, list):
+        for v in tree:
+            yield from _array_refs(v)
+
+
+def test_the_release_holds_the_public_cases_only(bundle):
+    """index.json holds each exercise's public cases, exactly (count and inputs), with their
+    answers and no more; and its data files hold nothing index.json does not point at, so no
+    hidden input or answer travels unreferenced either."""
+    import json
+
+    import numpy as np
+
+    from gpt2course.config import GPTConfig
+    from grader.judging import registry, wire
+
+    data = bundle / "grader" / "lessons" / "data"
+    entries = json.loads((data / "index.json").read_text())
+    load = wire.folder_loader(str(data))
+    assert [e["name"] for e in entries] == list(registry.load_all())
+    for entry in entries:
+        public = registry.get(entry["name"]).cases(hidden=False)
+        shipped = [wire.decode(c["args"], load, GPTConfig) for c in entry["cases"]]
+        assert len(shipped) == len(public), entry["name"]
+        assert all(_same_case_value(s, p.args) for s, p in zip(shipped, public)), entry["name"]
+        assert len(entry["expected"]) == len(public), entry["name"]
+        assert all(len(m["answers"]) == len(public) for m in entry["mistakes"]), entry["name"]
+    covered: dict[str, list[tuple[int, int]]] = {}
+    for name, offset, dtype, shape in _array_refs(entries):
+        covered.setdefault(name, []).append((offset, offset + np.dtype(dtype).itemsize * int(np.prod(shape))))
+    assert {p.name for p in data.iterdir()} == {"index.json", *covered}
+    for name, spans in covered.items():
+        end = 0
+        for start, stop in sorted(spans):
+            assert start <= end, f"{name}: bytes {end}..{start} are not any case's or answer's"
+            end = max(end, stop)
+        assert end == (data / name).stat().st_size, f"{name}: bytes after {end} are not any case's or answer's"
