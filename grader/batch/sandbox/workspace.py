@@ -96,13 +96,15 @@ class Workspace:
         if self.isolation != "namespaces":
             return {"isolation": "python", "boundary": "none: an audit hook only (not a security boundary)"}
         identity = ("an unprivileged user id per parallel slot (no groups, no capabilities)" if privileged()
-                    else "your own user, as uid 1000 in a user namespace, with no capabilities")
+                    else "your own user, in a user namespace, with no capabilities")
         limits = (self.cgroups.describe(lim.memory_bytes + ZYGOTE_MEMORY, lim.threads) if self.cgroups
                   else fallback_description(lim.memory_bytes, lim.threads))
         return {"isolation": "namespaces", "identity": identity,
-                "namespaces": "mount, PID, network (none), IPC, UTS; the Python installation read-only",
-                "system_calls": "seccomp: no new programs or processes, no signals to others, no ptrace, "
-                                "mounts, sockets, device nodes, FIFOs or extended attributes",
+                "namespaces": "mount, PID, network (none), IPC, UTS; the Python installation read-only; "
+                              "each exercise its own mount, PID and IPC namespaces",
+                "system_calls": "seccomp, an allow list (memory, its own files and threads, its clock, signals "
+                                "to itself): no new programs or processes, no ptrace, mounts, sockets, device "
+                                "nodes, FIFOs or extended attributes, no call the list does not name",
                 "scratch": f"a private tmpfs of {lim.scratch_bytes // 2**20} MiB per exercise",
                 "time": f"{lim.wall_s:g} s per exercise, {lim.submission_s:g} s per learner",
                 **limits}
