@@ -619,7 +619,7 @@ def test_a_pid_says_nothing_about_the_exercise_before(box):
 @WALLS
 def test_a_child_in_its_own_pid_namespace_still_ends_at_its_wall_time(box):
     """Ignoring every signal it may ignore, it is killed from outside at its wall time, its
-    namespace with it."""
+    namespace with it, and nothing of it is left for the next learner."""
     problem = in_child(box, """
 import os, signal
 for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGXCPU, signal.SIGABRT):
@@ -627,6 +627,7 @@ for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGXCPU, signal
 while True:
     pass""", wall_s=2)
     assert problem.startswith("timed out after 2 s"), problem
+    assert box.handed_on(box.zygote)
 
 
 @WALLS
@@ -713,3 +714,17 @@ def call(nr):
     return errno.errorcode.get(ctypes.get_errno(), 'E?') if failed else 'ok'
 report(setxattrat=call(463), removexattrat=call(466), nr470=call(470), mincore=call({mincore}))"""))
     assert got == {"setxattrat": "ENOSYS", "removexattrat": "ENOSYS", "nr470": "ENOSYS", "mincore": "ENOSYS"}, got
+
+
+# --------------------------------------------------------------- a grading process handed on
+@WALLS
+def test_a_grading_process_whose_ipc_namespace_holds_an_object_is_not_handed_on(box):
+    """The audit is checked, not assumed: an object in the grading process's own IPC namespace
+    (put there from outside, as a child without an IPC namespace of its own would) ends it."""
+    ws = box.ws
+    assert "report" in in_child(box, "report(x=1)")
+    zygote = box.zygote
+    subprocess.run(["nsenter", "-t", str(zygote_pid(box)), "--ipc", "ipcmk", "-M", "4096"], check=True,
+                   capture_output=True)
+    box.close()
+    assert ws.idle.empty() and not zygote.alive()

@@ -8,7 +8,8 @@ solutions exists for it. Everything comes in over CONTROL_FD, a Unix socket the 
 holds the other end of: first the setup, then one request per job, each with the job's
 descriptors (SCM_RIGHTS). The zygote never reads a job: it only forks (each child in a PID
 namespace of its own), hands the child its descriptors, waits (killing it past its
-wall time) and answers one line.
+wall time) and answers one line. Between learners it answers ``audit``: what it holds that
+could carry from one learner to the next (see ``audit``).
 It never runs learner code, and a child never sees anything of another job. What a child runs
 once its walls stand is in harness.py.
 
@@ -88,6 +89,8 @@ def main(control_fd):
                 if name in PRELOADABLE:
                     __import__(name)
             reply = {"ok": True}
+        elif request.get("op") == "audit":
+            reply = audit(setup)
         elif request.get("op") == "run":
             reply = run_child(request, fds, setup)
         else:
@@ -106,6 +109,34 @@ def receive(control):
     if not data:
         return None
     return json.loads(data), list(fds)
+
+
+def audit(setup):
+    """What this grading process holds that a learner's exercise could have changed and the
+    slot's next learner could meet; the grader hands the process on only if it is what it
+    was before the first exercise (workspace.py). Learner code never runs here, so each is
+    a wall that failed, counted where it would show:
+    - processes: every process of its PID namespace (a child's nested namespace shows in it
+      too): a child, or anything it started, that outlived its exercise;
+    - ipc: the System V objects of its IPC namespace: a child that did not get its own;
+    - mounts: its mount table: a child that mounted into the zygote's namespace;
+    - descriptors: a job's descriptor it kept open.
+    The pid counter no longer matters (each child counts in its own PID namespace)."""
+    if setup["mode"] != "namespaces":  # no namespaces of its own to look at
+        return {}
+    ipc = []
+    for kind in ("shm", "msg", "sem"):
+        with open(f"/proc/sysvipc/{kind}") as f:
+            ipc += [f"{kind} {line.split()[1]}" for line in f.read().splitlines()[1:] if line.strip()]
+    with open("/proc/self/mountinfo") as f:
+        mounts = [line.split()[4] for line in f]
+    listing = os.open("/proc/self/fd", os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        descriptors = sorted(int(fd) for fd in os.listdir(listing) if int(fd) != listing)
+    finally:
+        os.close(listing)
+    return {"processes": sorted(int(p) for p in os.listdir("/proc") if p.isdigit()), "ipc": ipc,
+            "mounts": mounts, "descriptors": descriptors}
 
 
 def run_child(request, fds, setup):
