@@ -65,7 +65,7 @@ def cmd_grade(args) -> int:
         subs = grade_batch(inputs, Path(args.out), limits,
                            jobs=args.jobs, force=args.force, points=points, isolation=args.isolation,
                            lessons=lessons, scoring=args.scoring, progress=Progress(),
-                           cluster=_cluster(args))
+                           cluster=_cluster(args), secret=Path(args.secret) if args.secret else None)
     except (InputError, ValueError, OSError, BatchStopped) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -226,6 +226,10 @@ def main(argv=None) -> int:
     p.add_argument("--scoring", choices=("per-case", "all-or-nothing"), default="per-case",
                    help="per-case: partial credit per test (default); all-or-nothing: an exercise "
                         "scores its points only when every test passes")
+    p.add_argument("--secret", metavar="FILE",
+                   help="the file of the course's secret the hidden cases are drawn from (made, 0600, if "
+                        "missing; default OUT/.state/.secret): pass the same file to every run of one "
+                        "course, so regrades draw the same cases; keep it private and out of the release")
     p.set_defaults(func=cmd_grade)
     p = sub.add_parser("release", help="build the student bundle: lessons, exercises, public checks")
     p.add_argument("--out", required=True, help="folder to create")

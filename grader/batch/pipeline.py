@@ -58,13 +58,15 @@ def lessons_in(learners: list[Learner]) -> list[str]:
 
 
 def plan_batch(paths: list[Path], out: Path, exercises, submission_type, limits: Limits, force: bool,
-               isolation: str) -> Plan:
+               isolation: str, secret: Path | None = None) -> Plan:
+    """``secret``: the file of the instructor's secret (--secret), default OUT/.state/.secret;
+    the hidden cases are drawn from it (state.load_secret)."""
     out.mkdir(parents=True, exist_ok=True)
     collected = collect(paths)
     learners = collected.learners
     if not exercises.assignment:
         exercises.assignment = lessons_in(learners)
-    batch = Batch(out, exercises, submission_type, collected.skipped)
+    batch = Batch(out, exercises, submission_type, collected.skipped, secret)
     todo = [x for x in learners if force or _needs_grading(batch.saved(x))]
     return Plan(exercises, learners, todo, batch, limits, isolation, out)
 

@@ -6,6 +6,7 @@ use them; none of them needs another's code for it.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import threading
 from dataclasses import asdict, dataclass, field
 
@@ -46,11 +47,12 @@ class Submission:
 
 class Exercises:
     """The batch's exercises (points possibly overridden), its assignment and scoring,
-    and the reference answers, computed once per batch since they depend only on
-    the exercise."""
+    and its cases with their reference answers, computed once per batch since they depend
+    only on the exercise and the instructor's secret (``secret``: the hidden cases' seed,
+    state.load_secret; None only in tests, for the public repository's own seeds)."""
 
     def __init__(self, points: dict[str, float] | None = None, lessons: list[str] | None = None,
-                 scoring: str = "per-case"):
+                 scoring: str = "per-case", secret: bytes | None = None):
         points = points or {}
         unknown = sorted(set(points) - set(registry.load_all()))
         if unknown:
@@ -67,7 +69,7 @@ class Exercises:
                      for e in registry.for_lesson(lesson)]
             for lesson in known
         }
-        self.points, self.scoring = points, scoring
+        self.points, self.scoring, self.secret = points, scoring, secret
         self.assignment: list[str] = sorted(set(lessons)) if lessons else []
         self._cache, self._pieces, self._lock = {}, {}, threading.Lock()
 
@@ -75,13 +77,24 @@ class Exercises:
         return sum(e.points for lesson in self.assignment for e in self.by_lesson[lesson])
 
     def settings(self) -> dict:
-        """What a saved result was graded under; a rerun under other settings regrades."""
-        return {"lessons": self.assignment, "scoring": self.scoring, "points": self.points}
+        """What a saved result was graded under; a rerun under other settings (another
+        secret among them: other hidden cases) regrades. The secret only by its hash."""
+        return {"lessons": self.assignment, "scoring": self.scoring, "points": self.points,
+                "cases": secret_id(self.secret)}
+
+    def use_secret(self, secret: bytes) -> None:
+        """The hidden cases' secret, set before any case is drawn (cases are cached)."""
+        with self._lock:
+            if self._cache and secret != self.secret:
+                raise RuntimeError("internal grader error: the secret changed after cases were drawn")
+            self.secret = secret
 
     def answers(self, exercise):
+        """(cases, reference answers, each mistake's answers): the hidden cases drawn from
+        the instructor's secret, once per batch."""
         with self._lock:
             if exercise.name not in self._cache:
-                cases = exercise.cases(hidden=True)
+                cases = exercise.cases(hidden=True, secret=self.secret)
                 self._cache[exercise.name] = (cases, reference_answers(exercise, cases),
                                               mistake_answers_for(exercise, cases))
             return self._cache[exercise.name]
@@ -92,6 +105,13 @@ class Exercises:
             if exercise.name not in self._pieces:
                 self._pieces[exercise.name] = pieces_source(reference_functions(exercise, registry))
             return self._pieces[exercise.name]
+
+
+def secret_id(secret: bytes | None) -> str:
+    """Names the secret in saved state and task keys without giving it away."""
+    if secret is None:
+        return "public seeds"
+    return hashlib.sha256(b"gpt2course secret id\0" + secret).hexdigest()[:32]
 
 
 def failed(learner: Learner, why: str, internal: bool = True) -> Submission:

@@ -14,6 +14,13 @@ from another learner or another output folder fails, is ignored (the learner is
 graded again) and report.json lists it. Every file the grader writes must be a
 regular file reached through real folders: a folder, FIFO or link in the way is
 an OutputError naming the path, raised before grading starts where possible.
+
+The hidden cases are drawn from the instructor's secret (registry.Exercise.seed): 32
+random bytes, written as hex on first use to OUT/.state/.secret or to the file --secret
+names (0600 either way), read by every later run so regrades draw the same cases. It
+never ships (the release holds public cases only) and never enters a learner's process
+(a child gets its case inputs, nothing else); saved results name it by its hash
+(records.secret_id), so a run under another secret regrades.
 """
 from __future__ import annotations
 
@@ -24,6 +31,7 @@ import os
 import re
 import secrets
 import stat
+import sys
 import tempfile
 import threading
 from pathlib import Path
@@ -126,11 +134,95 @@ def load_key(state: Path, root: Path) -> bytes:
     return key
 
 
+# ------------------------------------------------------------------ the hidden cases' secret
+SECRET_BYTES = 32
+
+
+class SecretError(ValueError):
+    """The secret file cannot be used; the CLI exits 2 with this message."""
+
+
+def load_secret(named: Path | None, state: Path, root: Path) -> bytes:
+    """The instructor's secret: from the file ``named`` (--secret), else OUT/.state/.secret,
+    made with 32 random bytes (0600) when the file is missing, never replacing one that
+    exists. A file a learner's process could read (the sandbox sees /usr and the Python
+    installation) is refused: the secret is what keeps the hidden cases unknown."""
+    path = Path(os.path.realpath(named)) if named is not None else state / ".secret"
+    seen = _seen_by_sandbox(path)
+    if seen:
+        raise SecretError(f"the secret file {path} is inside {seen}, which learners' code can read while "
+                          "it is graded; keep it elsewhere (e.g. --secret ~/course-secret)")
+    if named is None:
+        check_target(path, root)
+        state.mkdir(parents=True, exist_ok=True)
+    elif not path.parent.is_dir():
+        raise SecretError(f"cannot create the secret file {path}: its folder {path.parent} does not exist")
+    _create_secret(path)
+    return _read_secret(path)
+
+
+def _seen_by_sandbox(path: Path) -> str | None:
+    """The folder of the sandbox's read-only view (isolation.bwrap_command) that holds
+    ``path``, or None."""
+    from .sandbox.isolation import python_dirs
+
+    real = os.path.realpath(path)
+    for root in ("/usr", "/lib", "/lib64", "/bin", "/etc/ld.so.cache", sys.prefix, sys.base_prefix, *python_dirs()):
+        root = os.path.realpath(root)
+        if real == root or real.startswith(root.rstrip(os.sep) + os.sep):
+            return root
+    return None
+
+
+def _create_secret(path: Path) -> None:
+    """A new secret, 0600 from the start (mkstemp), linked into place only where no file is."""
+    if os.path.lexists(path):
+        return
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(fd, "w", encoding="ascii") as f:
+            f.write(secrets.token_hex(SECRET_BYTES) + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+        try:
+            os.link(tmp, path)  # never replaces a secret that exists
+        except FileExistsError:
+            pass
+        except OSError:  # a disk without hard links
+            os.replace(tmp, path)
+    finally:
+        if os.path.lexists(tmp):
+            os.unlink(tmp)
+
+
+def _read_secret(path: Path) -> bytes:
+    try:
+        mode = os.lstat(path).st_mode
+        if not stat.S_ISREG(mode):
+            raise SecretError(f"cannot read the secret file {path}: it is {_kind(mode)}, not a regular file")
+        raw = _read_regular(path, 4 * SECRET_BYTES)
+    except OSError as exc:  # no permission, or gone since
+        raise SecretError(f"cannot read the secret file {path}: {exc.strerror or exc}") from None
+    text = (raw or b"").strip()
+    try:
+        secret = bytes.fromhex(text.decode("ascii"))
+    except (UnicodeDecodeError, ValueError):
+        secret = b""
+    if len(secret) != SECRET_BYTES:
+        raise SecretError(f"{path} is not a grading secret ({2 * SECRET_BYTES} hexadecimal characters, as the "
+                          "grader writes it): name the file an earlier run used, or a missing file to "
+                          "make a new secret (a new secret draws new hidden cases, so every learner is "
+                          "graded again)")
+    return secret
+
+
 class Batch:
     """OUT/.state/<learner>.json per finished learner; shared files rebuilt from them."""
 
-    def __init__(self, out: Path, exercises, submission_type, skipped=()):
-        """``skipped``: the inputs' files that are not graded (collect), for report.json."""
+    def __init__(self, out: Path, exercises, submission_type, skipped=(), secret: Path | None = None):
+        """``skipped``: the inputs' files that are not graded (collect), for report.json.
+        ``secret``: the file --secret names (default OUT/.state/.secret); the exercises draw
+        their hidden cases from it."""
         self.out, self.exercises, self.Submission = out, exercises, submission_type
         self.skipped = list(skipped)
         self.sandbox: dict = {}  # what held learner code in (Workspace.describe), for report.json
@@ -142,6 +234,7 @@ class Batch:
             check_target(out / name, out)
         check_target(out / "feedback", out, folder=True)
         self.key = load_key(self.state, out)
+        exercises.use_secret(load_secret(secret, self.state, out))
 
     # ---------------------------------------------------------- paths
     def _state_path(self, name: str) -> Path:

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import hashlib
+import hmac
 import importlib
 import zlib
 from dataclasses import dataclass, field
@@ -96,13 +98,22 @@ class Exercise:
     # {"expected": [...], "mistakes": {name: [...]}}.
     stored: dict | None = None
 
-    def seed(self) -> int:
-        return zlib.crc32(self.name.encode())
+    def seed(self, secret: bytes | None = None) -> int:
+        """The seed the hidden cases are drawn from. Without ``secret``, the public repository's
+        own seed (crc32 of the name), which anyone can compute: it is only for tests and the
+        full course's check(). The batch grader passes the instructor's secret (batch/state.py
+        keeps it), so its hidden inputs are unknowable to learners, differ from course to course
+        and agree between runs of one course."""
+        if secret is None:
+            return zlib.crc32(self.name.encode())
+        digest = hmac.new(secret, b"gpt2course hidden cases\0" + self.name.encode(), hashlib.sha256).digest()
+        return int.from_bytes(digest, "big")
 
-    def cases(self, hidden: bool = True) -> list[Case]:
+    def cases(self, hidden: bool = True, secret: bytes | None = None) -> list[Case]:
+        """The public cases, then (``hidden``) the hidden ones drawn from ``seed(secret)``."""
         cases = [dataclasses.replace(c, public=True) for c in self.public_cases()]
         if hidden:
-            cases += self.hidden_cases(np.random.default_rng(self.seed()))
+            cases += self.hidden_cases(np.random.default_rng(self.seed(secret)))
         return cases
 
 

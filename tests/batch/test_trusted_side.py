@@ -590,3 +590,117 @@ def test_only_the_head_and_one_frame_per_case_are_read():
         os.close(fd)
     assert run.problem is None and run.found and len(run.answers) == 2
     assert run.unread == results.unread(len(trailing)) and f"{len(trailing):,} bytes" in run.unread
+
+
+# ------------------------------------------------------------------ hidden cases from the instructor's secret
+def _solutions_class(tmp_path):
+    """One learner handing in every solutions/ notebook: right answers for every exercise."""
+    import shutil
+
+    learner = tmp_path / "class" / "sol"
+    learner.mkdir(parents=True)
+    for path in (ROOT / "solutions").glob("*.ipynb"):
+        shutil.copy(path, learner / path.name)
+    return learner.parent
+
+
+def _graded_with(monkeypatch, klass, out, secret):
+    """Grade in this process, recording what the grader hands each exercise's child: the inputs
+    it encoded (the cases it really uses) and the job bytes."""
+    from grader.batch import grade as batch_grade
+    from grader.batch.sandbox import processes, workspace
+
+    inputs, jobs = {}, []
+    real_cases, real_job = workspace.Workspace.encoded_cases, processes.Job.__init__
+
+    def cases_spy(self, name, cases):
+        trees, blob = real_cases(self, name, cases)
+        inputs[name] = (json.dumps(trees), blob)  # numbers in the trees, arrays in the blob
+        return trees, blob
+
+    def job_spy(self, ws, job, pieces, *more, **named):
+        jobs.append(job + repr(pieces).encode())
+        real_job(self, ws, job, pieces, *more, **named)
+
+    with monkeypatch.context() as patch:  # undone before the next run's spies wrap the real ones
+        patch.setattr(workspace.Workspace, "encoded_cases", cases_spy)
+        patch.setattr(processes.Job, "__init__", job_spy)
+        batch_grade.grade_batch([klass], out, isolation="python", secret=secret)
+    return inputs, jobs, rows(out)
+
+
+def test_two_secrets_draw_other_hidden_inputs_and_give_the_same_grades(tmp_path, monkeypatch):
+    klass = _solutions_class(tmp_path)
+    first, jobs, grades = _graded_with(monkeypatch, klass, tmp_path / "out1", tmp_path / "secret1")
+    second, _, grades2 = _graded_with(monkeypatch, klass, tmp_path / "out2", tmp_path / "secret2")
+    again, _, grades3 = _graded_with(monkeypatch, klass, tmp_path / "out3", tmp_path / "secret1")
+    assert len(first) == 19 and first.keys() == second.keys() == again.keys()
+    assert all(first[n] != second[n] for n in first), [n for n in first if first[n] == second[n]]
+    assert first == again  # the same secret: the same cases, so regrades agree
+    assert grades == grades2 == grades3 and grades["sol"]["total"] == grades["sol"]["max_total"] == "19"
+    secret = (tmp_path / "secret1").read_text().strip()
+    assert not any(secret.encode() in j or bytes.fromhex(secret) in j for j in jobs)  # never in a child
+
+
+def test_the_secret_is_made_0600_outside_the_sandbox_and_names_the_saved_results(tmp_path):
+    import sys as _sys
+
+    klass = _small_class(tmp_path)
+    out = tmp_path / "out"
+    grade(klass, out=out)
+    made = out / ".state" / ".secret"
+    assert made.stat().st_mode & 0o777 == 0o600 and re.fullmatch(r"[0-9a-f]{64}\n", made.read_text())
+    assert "3 of 3 already graded" in grade(klass, out=out).stderr
+    named = tmp_path / "course-secret"  # a missing file: made, and used instead of OUT's own
+    proc = grade(klass, "--secret", named, out=out)
+    assert named.stat().st_mode & 0o777 == 0o600 and named.read_text() != made.read_text()
+    assert "already graded" not in proc.stderr  # other hidden cases: every learner graded again
+    assert "3 of 3 already graded" in grade(klass, "--secret", named, out=out).stderr
+    assert_full_marks(out, ["ann", "bob", "cat"])
+    for where in (_sys.prefix, os.path.dirname(os.__file__)):  # what a learner's process can read
+        proc = grade(klass, "--secret", os.path.join(where, "course-secret"), out=out, code=2)
+        assert "learners' code can read" in proc.stderr and not os.path.exists(os.path.join(where, "course-secret"))
+
+
+@pytest.mark.parametrize("kind, message", [
+    ("malformed", "is not a grading secret (64 hexadecimal characters"),
+    ("short", "is not a grading secret"),
+    ("folder", "cannot read the secret file"),
+    ("no folder", "its folder"),
+])
+def test_a_secret_file_that_cannot_be_used_is_a_clear_error(tmp_path, kind, message):
+    path = tmp_path / "secret"
+    if kind == "malformed":
+        path.write_text("correct horse battery staple\n")
+    elif kind == "short":
+        path.write_text("ab" * 16)
+    elif kind == "folder":
+        path.mkdir()
+    else:
+        path = tmp_path / "missing" / "secret"
+    proc = grade(_small_class(tmp_path), "--secret", path, out=tmp_path / "out", code=2)
+    assert message in proc.stderr and str(path) in proc.stderr, proc.stderr
+    assert not (tmp_path / "out" / "gradebook.csv").exists()
+
+
+def test_cluster_workers_draw_the_instructors_cases():
+    """The secret travels with the task's settings; a worker's exercises draw what the instructor's would."""
+    from grader.batch.cluster import pool as cluster, task
+    from grader.batch.inputs.collect import Learner, Notebook
+    from grader.batch.records import Exercises
+    from grader.batch.sandbox.limits import Limits
+
+    def settings(secret):
+        exercises = Exercises(lessons=["01_embeddings"], secret=secret)
+        return exercises, task.settings_of(exercises, Limits(), "python")
+
+    mine, sent = settings(b"\1" * 32)
+    theirs = task.exercises_for(json.loads(json.dumps(sent)))  # plain data, as Dask carries it
+    embed = mine.by_lesson["01_embeddings"][0]
+    assert all(a.args["idx"].tobytes() == b.args["idx"].tobytes()
+               for a, b in zip(mine.answers(embed)[0], theirs.answers(embed)[0]))
+    other = task.exercises_for(settings(b"\2" * 32)[1])
+    assert other.answers(embed)[0][-1].args["wte"].tobytes() != theirs.answers(embed)[0][-1].args["wte"].tobytes()
+    learner = Learner("ann", [Notebook("01.ipynb", b"{}")])
+    assert cluster.task_key(task.job_of(learner, sent, "f" * 64)) != \
+        cluster.task_key(task.job_of(learner, settings(b"\2" * 32)[1], "f" * 64))

@@ -339,3 +339,52 @@ def test_every_lesson_registers_without_importing_torch():
             "print(sorted(m for m in ('torch', 'nbformat') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     assert out.stdout.strip() == "[]", out.stdout
+
+
+# ------------------------------------------------------------------ the hidden cases under a secret
+# The batch grader draws the hidden cases from the instructor's secret (batch/state.py keeps it);
+# the public seed (crc32 of the name) is only for tests and the full course's check(). Any secret
+# must give cases the course is right on and the catalogue's mistakes still fail.
+SECRET = bytes(range(32))   # this test's own; an instructor's is 32 random bytes
+
+
+def test_the_public_seed_is_the_names_crc32_and_a_secret_replaces_it():
+    import zlib
+
+    ex = BY_NAME["embed"]
+    assert ex.seed() == zlib.crc32(b"embed")   # computable from the public repository: tests only
+    assert ex.seed(SECRET) == ex.seed(bytes(SECRET)) != ex.seed(bytes(32))
+    assert ex.seed(SECRET) != ex.seed() and ex.seed(SECRET) != BY_NAME["one_hot_embed"].seed(SECRET)
+
+
+def _same_args(a, b) -> bool:
+    from grader.judging import wire
+
+    if isinstance(a, np.random.Generator) or isinstance(b, np.random.Generator):
+        return isinstance(a, np.random.Generator) and isinstance(b, np.random.Generator) and \
+            a.bit_generator.state == b.bit_generator.state
+    if type(a) is dict and type(b) is dict and a.keys() == b.keys():
+        return all(_same_args(a[k], b[k]) for k in a)
+    return wire.same_value(a, b)
+
+
+# Mistakes only the public examples catch (the hidden cases give them full points under any seed).
+PUBLIC_ONLY_MISTAKES = {("sample_next", "every logit tied with the k-th kept"),
+                        ("sample_next", "softmax without subtracting the max")}
+
+
+@params("exercise", EXERCISES, ids=lambda e: e.name)
+def test_a_secret_draws_other_hidden_inputs_that_still_grade_the_course_right(exercise):
+    """Other inputs (public examples unchanged, the same secret the same inputs); the reference
+    passes them, and every mistake is caught by them (but those only public examples catch)."""
+    public, drawn = exercise.cases(), exercise.cases(secret=SECRET)
+    assert [c.public for c in public] == [c.public for c in drawn]
+    assert all(_same_args(a.args, b.args) for a, b in zip(public, drawn) if a.public)
+    assert not all(_same_args(a.args, b.args) for a, b in zip(public, drawn) if not a.public)
+    assert all(_same_args(a.args, b.args) for a, b in zip(drawn, exercise.cases(secret=SECRET)))
+    expected = reference_answers(exercise, drawn)
+    verdict = judge(exercise, drawn, [call_answer(exercise.reference, c) for c in drawn], expected, hidden_only=True)
+    assert verdict.status == "passed", verdict.message
+    for m in exercise.mistakes:
+        points = judge(exercise, drawn, [call_answer(m.variant, c) for c in drawn], expected, hidden_only=True).points
+        assert (points < exercise.points) != ((exercise.name, m.name) in PUBLIC_ONLY_MISTAKES), m.name

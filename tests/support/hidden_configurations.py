@@ -1,6 +1,9 @@
 """Every exercise's hidden cases, pinned as data (tests/judging/test_registry.py describes each case the same
 way): a case that disappears from grader/lessons/ is a test that fails. Written out once from the
-registry and reviewed; new cases may be added to the registry freely, then here."""
+registry and reviewed; new cases may be added to the registry freely, then here. These are the
+public seed's cases (Exercise.seed() without a secret); the batch grader draws its own from the
+instructor's secret: other values (and other sizes where an exercise draws them), which
+test_registry checks still grade the course right."""
 
 HIDDEN = {
     'embed': [

@@ -2,8 +2,9 @@
 
 The instructor's process (``pool``) sends each task a dict of plain data: the
 learner's notebooks as bytes (workers do not share the instructor's files), the grading
-settings (lessons, scoring, points, limits, isolation) and the fingerprint of the grader
-and exercises it was built with. Here the worker:
+settings (lessons, scoring, points, limits, isolation, and the instructor's secret, from which
+the worker draws the hidden cases as the instructor's machine would) and the fingerprint of
+the grader and exercises it was built with. Here the worker:
 
 - refuses a fingerprint that is not its own (another grader or exercises would give
   another gradebook) and a batch whose walls it cannot build (never a silent fallback to
@@ -121,10 +122,12 @@ def learner_from(data: dict) -> Learner:
 def exercises_for(settings: dict):
     """The batch's exercises, made once per worker process and settings (their reference
     answers are then computed once, as in a local batch)."""
-    key = json.dumps([settings["lessons"], settings["scoring"], settings["points"]], sort_keys=True)
+    key = json.dumps([settings["lessons"], settings["scoring"], settings["points"], settings["cases"]],
+                     sort_keys=True)  # the secret by its hash: a worker serves one course at a time
     with _lock:
         if key not in _exercises:
-            exercises = Exercises(settings["points"], settings["lessons"], settings["scoring"])
+            exercises = Exercises(settings["points"], settings["lessons"], settings["scoring"],
+                                  secret=secret_of(settings))
             exercises.assignment = list(settings["lessons"])
             _exercises[key] = exercises
         return _exercises[key]
@@ -195,8 +198,14 @@ def job_of(learner: Learner, settings: dict, grader: str) -> dict:
 
 
 def settings_of(exercises, limits: Limits, isolation: str) -> dict:
-    """The batch's settings as plain data: what a worker grades under."""
-    return {**exercises.settings(), "limits": asdict(limits), "isolation": isolation}
+    """The batch's settings as plain data: what a worker grades under. The secret travels
+    with them (the worker draws the hidden cases); it never enters a learner's process."""
+    secret = exercises.secret.hex() if exercises.secret is not None else None  # None: tests' public seeds
+    return {**exercises.settings(), "secret": secret, "limits": asdict(limits), "isolation": isolation}
+
+
+def secret_of(settings: dict) -> bytes | None:
+    return bytes.fromhex(settings["secret"]) if settings.get("secret") is not None else None
 
 
 atexit.register(close_all)
