@@ -1,5 +1,6 @@
 """The verdict on an exercise: answers judged case by case (compare.py), the points,
-the message, and the mistake named where the cases can tell (naming.py).
+the message, and the mistake named where the cases can tell: a catalogued one (naming.py), else
+what the evidence itself shows (diagnoses.py).
 
 Everything here runs in the grader's own process on plain data: answers come
 either from the learner's kernel through wire.sanitise (check()) or from a
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 from .compare import case_reasons
 from .details import inputs_brief
+from .diagnoses import diagnose
 from .naming import name_mistakes
 from .outcomes import Broken, ChangedInputs, NotAttempted, Raised, Verdict
 from .registry import Case, Exercise
@@ -40,7 +42,8 @@ def judge(exercise: Exercise, cases: list[Case], answers: list, expected: list,
     if not failed:
         return Verdict(exercise.name, "passed", passed, total, points, exercise.points,
                        f"passed all {tests(total)}" if total != 1 else "passed its 1 test")
-    mistakes = name_mistakes(exercise, cases, answers, expected, failed, mistake_answers)
+    mistakes = (name_mistakes(exercise, cases, answers, expected, failed, mistake_answers)
+                or diagnose(exercise, cases, answers, expected, failed))
     first = failed[0]
     where = "public example" if cases[first].public else "hidden test"
     message = f"failed {len(failed)} of {tests(total)}; first failure ({where} {first + 1}): {reasons[first]}"

@@ -382,8 +382,8 @@ register(Exercise(
         "logits, a stable log-softmax and the loss; (4) dZ, the probabilities minus the "
         "one-hot targets, over n; (5) dE from the head path; (6) dX back through E, the tanh "
         "derivative and A^T; (7) `np.add.at` into dE at the flattened ids; (8) give back the "
-        "loss as NumPy's scalar (E's dtype, no `float`) and dE in E's shape and dtype. Python numbers such as 1.0 and n "
-        "keep float32 arrays float32.",
+        "loss as NumPy's scalar (E's dtype, no `float`) and dE in E's shape and dtype. Python "
+        "numbers such as 1.0 and n keep float32 arrays float32.",
     ),
     returns=("loss", "dE"),
 ))

@@ -205,7 +205,7 @@ def test_correct_code_written_another_way_passes(fn):
 
 
 @pytest.mark.parametrize("fn, says, mistakes", [
-    (similarity_learner("inplace"), "changed its input", []),
+    (similarity_learner("inplace"), "changed its input", ["input changed in place"]),  # named: diagnoses.py
     (sinus_learner(message=False), "message does not say", ["odd d without a ValueError naming d"]),
 ])
 def test_stated_rules_are_checked(fn, says, mistakes):

@@ -4,7 +4,10 @@ One module per lesson. Each exercise has a few correct answers in different styl
 einsum, other names, torch where the exercise allows it); each catalogued mistake is written
 into several of those styles as the edit a learner would make there, sometimes with a second
 gap beside it (a missing error check, a float64 upcast); and a few bugs the catalogue does not
-hold. tests/judging/test_learner_corpus.py judges them all, as check() and as the batch grader do.
+hold. A mistake's name is a catalogued one, or what a diagnosis names (grader/judging/diagnoses.py:
+"wpe rows shifted by one", "off by a constant factor 2"); such answers were uncatalogued bugs before
+the diagnoses existed. tests/judging/test_learner_corpus.py judges them all, as check() and as the
+batch grader do.
 """
 from __future__ import annotations
 

@@ -79,7 +79,7 @@ L.mistake("embed", ("positions concatenated instead of added", "no check of the 
 L.mistake("embed", "no check of the block size", (0, [CHECK_A]), (1, [CHECK_B]), (2, [CHECK_C]),
           (0, '    if T > wpe.shape[0]:\n        raise ValueError(f"sequence length {T} exceeds the block size '
               '{wpe.shape[0]}")\n', '    assert T <= wpe.shape[0], "too long"\n'))
-L.uncatalogued("embed", "position rows shifted by one", (0, "wpe[:T]", "wpe[1:T + 1]"))
+L.mistake("embed", "wpe rows shifted by one", (0, "wpe[:T]", "wpe[1:T + 1]"))
 L.mistake("embed", "a sequence of exactly block_size tokens refused", (1, "if length > n_ctx", "if length >= n_ctx"),
           (0, "if T > wpe.shape[0]:", "if T >= wpe.shape[0]:"), (2, "if seq > block:", "if not seq < block:"))
 L.uncatalogued("embed", "position rows reversed", (1, "wpe[np.arange(length)]", "wpe[np.arange(length)[::-1]]"))
@@ -112,4 +112,4 @@ L.mistake("one_hot_embed", "one-hot rows built from positions instead of token i
           (2, "    np.put_along_axis(oh, idx[..., None], 1, axis=-1)\n",
            "    for t in range(idx.shape[-1]):\n        oh[..., t, t] = 1\n"))
 L.uncatalogued("one_hot_embed", "one-hot over the ids' values plus one", (0, "idx[..., None] ==", "idx[..., None] + 1 =="))
-L.uncatalogued("one_hot_embed", "the table transposed", (1, "eye[idx] @ wte", "(eye[idx] @ wte.T @ wte)[..., :wte.shape[1]]"))
+L.mistake("one_hot_embed", "`wte` used transposed", (1, "eye[idx] @ wte", "(eye[idx] @ wte.T @ wte)[..., :wte.shape[1]]"))

@@ -59,7 +59,7 @@ L.mistake(G, UPCAST, (0, "math.sqrt(2.0 / math.pi)", "np.sqrt(2.0 / np.pi)"), (1
           (2, "k = math.sqrt(2 / math.pi)", "k = np.float64(math.sqrt(2 / math.pi))"))
 L.mistake(G, (CUBE, UPCAST), (1, [("c = (2 / math.pi) ** 0.5", "c = np.sqrt(2 / np.pi)"), ("(x + 0.044715 * np.power(x, 3))", "x")]))
 L.uncatalogued(G, "0.044715 x squared", (0, "x ** 3", "x ** 2"))
-L.uncatalogued(G, "the half left out", (1, "return x * 0.5 * (1 + np.tanh(inner))", "return x * (1 + np.tanh(inner))"))
+L.mistake(G, "off by a constant factor 2", (1, "return x * 0.5 * (1 + np.tanh(inner))", "return x * (1 + np.tanh(inner))"))
 
 # ------------------------------------------------------------------ mlp
 L.styles("mlp", '''
@@ -272,4 +272,4 @@ L.mistake(B, EXACT,
                          'h = gelu_exact(h @ w["mlp.c_fc.weight"] + w["mlp.c_fc.bias"]) @ w["mlp.c_proj.weight"] + w["mlp.c_proj.bias"]')]))
 L.uncatalogued(B, "attention residual missing", (0, "    x = x + causal_self_attention(a", "    x = causal_self_attention(a"))
 L.uncatalogued(B, "own LayerNorm without its bias", (2, ' * g(which + ".weight") + g(which + ".bias")', ' * g(which + ".weight")'))
-L.uncatalogued(B, "layer 0's attention in every block", (1, 'pre = f"h.{layer}."', 'pre = "h.0."'))
+L.mistake(B, "every block given layer 0's parameters", (1, 'pre = f"h.{layer}."', 'pre = "h.0."'))

@@ -146,7 +146,7 @@ L.mistake(I, "generator not seeded", (0, "np.random.default_rng(seed)", "np.rand
           (2, "rng = np.random.default_rng(seed)", "rng = np.random.RandomState()"))
 L.uncatalogued(I, "biases drawn with std 0.02", (0, 'P[h + "attn.c_attn.bias"] = np.zeros(3 * d)',
                                                   'P[h + "attn.c_attn.bias"] = rng.standard_normal(3 * d) * 0.02'))
-L.uncatalogued(I, "float32 tensors", (1, "    return params\n", "    return {k: v.astype(np.float32) for k, v in params.items()}\n"))
+L.mistake(I, "tensors in float32 instead of float64", (1, "    return params\n", "    return {k: v.astype(np.float32) for k, v in params.items()}\n"))
 L.uncatalogued(I, "uniform draws", (2, "0.02 * rng.standard_normal((config.vocab_size, d))",
                                      "rng.uniform(-0.02 * 3 ** 0.5, 0.02 * 3 ** 0.5, (config.vocab_size, d))"))
 
@@ -299,7 +299,7 @@ def tied_lm_loss_and_grad(E, A, idx, targets):
     dE = dZ.T @ H
     dX = ((dZ @ E) * (1.0 - H * H)) @ A.T
     np.add.at(dE, idx.reshape(n), dX)
-    return float(loss), dE
+    return loss, dE
 ''', '''
 def tied_lm_loss_and_grad(E, A, idx, targets):
     ids, tgt = idx.ravel(), targets.ravel()
@@ -311,7 +311,7 @@ def tied_lm_loss_and_grad(E, A, idx, targets):
     m = logits.max(axis=1, keepdims=True)
     lse = m + np.log(np.exp(logits - m).sum(axis=1, keepdims=True))
     probs = np.exp(logits - lse)
-    loss = float(np.mean(lse[:, 0] - logits[np.arange(N), tgt]))
+    loss = np.mean(lse[:, 0] - logits[np.arange(N), tgt])
     onehot = np.zeros_like(probs)
     onehot[np.arange(N), tgt] = 1
     g = (probs - onehot) / N
@@ -338,7 +338,7 @@ def tied_lm_loss_and_grad(E, A, idx, targets):
     dX = np.einsum("nv,vd->nd", dZ, E) * (1 - H ** 2) @ A.T
     for pos in range(n):
         dE[flat_idx[pos]] += dX[pos]
-    return float(loss), dE
+    return loss, dE
 ''')
 TL = "tied_lm_loss_and_grad"
 L.mistake(TL, "tied gradient missing the output path", (0, "dE = dZ.T @ H", "dE = np.zeros_like(E)"),
@@ -351,8 +351,12 @@ L.mistake(TL, "repeated ids assigned instead of accumulated", (0, "np.add.at(dE,
 L.mistake(TL, "tanh derivative missing", (0, "((dZ @ E) * (1.0 - H * H)) @ A.T", "(dZ @ E) @ A.T"),
           (1, "g_u = (g @ E) * (1 - np.tanh(U) ** 2)", "g_u = g @ E"), (2, " * (1 - H ** 2) @ A.T", " @ A.T"))
 L.mistake(TL, "loss summed instead of averaged", (0, [("loss = -logp[rows, cols].mean()", "loss = -logp[rows, cols].sum()"), ("    dZ /= n\n", "")]),
-          (1, [("loss = float(np.mean(lse[:, 0] - logits[np.arange(N), tgt]))", "loss = float(np.sum(lse[:, 0] - logits[np.arange(N), tgt]))"),
+          (1, [("loss = np.mean(lse[:, 0] - logits[np.arange(N), tgt])", "loss = np.sum(lse[:, 0] - logits[np.arange(N), tgt])"),
                ("g = (probs - onehot) / N", "g = probs - onehot")]),
           (2, [("loss = -np.mean(np.log(P[np.arange(n), flat_t]))", "loss = -np.sum(np.log(P[np.arange(n), flat_t]))"), ("    dZ = dZ / n\n", "")]))
-L.uncatalogued(TL, "gradient with the wrong sign", (0, "return float(loss), dE", "return float(loss), -dE"))
+L.mistake(TL, "loss returned as a Python float", (0, "return loss, dE", "return float(loss), dE"),
+          (1, "return loss, grad_out + grad_in", "return float(loss), grad_out + grad_in"),
+          (2, "return loss, dE", "return loss.item(), dE"))
+# Named by a diagnosis (grader/judging/diagnoses.py: a constant factor), not by the catalogue.
+L.mistake(TL, "dE: sign flipped", (0, "return loss, dE", "return loss, -dE"))
 L.uncatalogued(TL, "loss from the probabilities of the inputs", (1, "logits[np.arange(N), tgt]", "logits[np.arange(N), ids]"))

@@ -82,7 +82,7 @@ L.mistake(NT, EMB, (0, "source[name].T if name.endswith(linear) else source[name
 L.mistake(NT, COPY, (0, "    return out\n", '    out["lm_head.weight"] = out["transformer.wte.weight"].copy()\n    return out\n'),
           (1, "    return out\n", '    out["lm_head.weight"] = out["transformer.wte.weight"].copy()\n    return out\n'),
           (2, "    return result\n", '    result["lm_head.weight"] = np.array(result["transformer.wte.weight"])\n    return result\n'))
-L.uncatalogued(NT, "float64 whatever the model", (0, "out[name] = value.astype(target.dtype)", "out[name] = value.astype(np.float64)"))
+L.mistake(NT, "float32 inputs upcast to float64", (0, "out[name] = value.astype(target.dtype)", "out[name] = value.astype(np.float64)"))
 L.uncatalogued(NT, "the biases transposed (no effect) and wpe dropped", (2, "    return result\n", "    result.pop('transformer.wpe.weight')\n    return result\n"))
 
 L.styles(HF, '''
@@ -167,4 +167,4 @@ L.mistake(HF, "c_attn.bias skipped with the buffers", (0, 'buffers = (".attn.bia
 L.uncatalogued(HF, "LayerNorm gains and biases swapped", (0, "        value = source[name].T if name.endswith(linear) else source[name]\n",
                                                           "        value = source[name].T if name.endswith(linear) else source[name]\n"
                                                           "        if name.endswith('ln_1.weight'):\n            value = source[name[:-6] + 'bias']\n"))
-L.uncatalogued(HF, "float32 whatever the model", (2, "loaded[name] = t.numpy().astype(target.dtype)", "loaded[name] = t.float().numpy()"))
+L.mistake(HF, "float32 instead of float64", (2, "loaded[name] = t.numpy().astype(target.dtype)", "loaded[name] = t.float().numpy()"))

@@ -120,7 +120,7 @@ L.mistake(CE, "loss returned as a Python float", (0, "return nll.mean()", "retur
           (1, "return np.mean(lse - z[np.arange(len(t)), t])", "return float(np.mean(lse - z[np.arange(len(t)), t]))"),
           (2, "return total / len(flat)", "return total.item() / len(flat)"))
 L.uncatalogued(CE, "mean over the vocabulary too", (0, "return nll.mean()", "return -log_probs.mean()"))
-L.uncatalogued(CE, "log base 2", (1, "return np.mean(lse - z[np.arange(len(t)), t])", "return np.mean(lse - z[np.arange(len(t)), t]) / np.log(2).astype(logits.dtype)"))
+L.mistake(CE, "off by a constant factor 1/ln(2)", (1, "return np.mean(lse - z[np.arange(len(t)), t])", "return np.mean(lse - z[np.arange(len(t)), t]) / np.log(2).astype(logits.dtype)"))
 
 # ------------------------------------------------------------------ get_batch
 L.styles(GB, '''

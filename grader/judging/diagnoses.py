@@ -1,0 +1,521 @@
+"""Diagnoses that are not a list of variants: what the evidence itself shows about a failing
+answer that no catalogued mistake reproduces (naming.py runs first; the judge asks here only
+when it names nothing).
+
+Each rule reads plain data only (the cases, the learner's answers, the reference's, and the
+reference function where the exercise has one), so check() and the batch grader, which share
+the judge, give the same diagnosis. None re-runs the learner's code. A rule names something
+only when every failing case agrees on one reading, and says nothing otherwise: a wrong name
+is worse than none. The rules, in order; the first that finds something decides:
+
+- the input changed in place (the failure already says which argument): named;
+- init_gpt (statistics): every failing tensor's standard deviation off by one factor, the same
+  on every failing case, that a known expression of n_layer explains (sqrt(2): 1/sqrt(L) for
+  1/sqrt(2L)); every tensor of another dtype;
+- the dtype alone wrong (the numbers right): upcast to float64, float32 for float64, a Python
+  number for a NumPy scalar, another integer width;
+- a crash in a matrix product whose sizes (in NumPy's or torch's message) are those of exactly
+  one 2-D input read transposed, on every failing case: a weight in nn.Linear's (out, in)
+  layout, or (where the reference multiplies by an input's transpose: the tied head) the
+  transpose left out;
+- right on every input without a leading batch axis, wrong on every input with one (or, an axis
+  counted from the front, right on every batched input and failing on every other for want of it);
+- the reference, run on the case's inputs with one of them changed (a table's rows shifted by
+  one; layer 0 for the layer index), reproduces the learner on every case;
+- values: every failing answer (or one item of a tuple) exactly the expected one times a
+  constant factor, or plus a constant offset, the same on every case.
+"""
+from __future__ import annotations
+
+import math
+import re
+
+import numpy as np
+
+from .compare import value_mismatch
+from .outcomes import Broken, ChangedInputs, NotAttempted, Raised
+from .registry import FLOAT32_TOL, Case, Exercise, Mistake
+from .stats import SIGMAS, summarize
+from .wire import is_plain_array
+
+_NO_ANSWER = (Broken, NotAttempted, ChangedInputs)
+
+# Inputs the course's references multiply by their transpose (the tied head: h @ wte.T).
+TRANSPOSED_BY_REFERENCE = {"gpt_logits": ("wte",), "tied_lm_loss_and_grad": ("E",)}
+
+
+def diagnose(exercise: Exercise, cases: list[Case], answers: list, expected: list,
+             failed: list[int]) -> list[Mistake]:
+    """What the evidence shows about the failing answers, as mistakes (no variant); else []."""
+    for rule in (_changed_inputs, _init_statistics, _dtype_only, _transposed, _batch_axis,
+                 _changed_reference, _constant_factor, _constant_offset):
+        try:
+            found = rule(exercise, cases, answers, expected, failed)
+        except Exception:  # a diagnosis must never break a verdict
+            found = None
+        if found:
+            return [Mistake(name, explanation, None) for name, explanation in found]
+    return []
+
+
+# ------------------------------------------------------------------ in place
+def _changed_inputs(exercise, cases, answers, expected, failed):
+    names = []
+    for i in failed:
+        if isinstance(answers[i], ChangedInputs):
+            names += [n for n in answers[i].names if n not in names]
+    if not names:
+        return None
+    which = ", ".join(f"`{n}`" for n in names)
+    return [("input changed in place",
+             f"Your function writes into {which}, an array it was given (x += ..., x[...] = ..., "
+             "an out= argument): the caller's arrays must stay as they were. Compute a new "
+             "array instead (x = x + ..., or work on x.copy()).")]
+
+
+# ------------------------------------------------------------------ init_gpt's statistics
+def _init_statistics(exercise, cases, answers, expected, failed):
+    from .stats import init_judge
+    if exercise.judge is not init_judge:
+        return None
+    dtypes, ratios = set(), {}   # ratios: (group, case) -> the std ratios of its failing tensors
+    for i in failed:
+        if not isinstance(answers[i], dict) or not isinstance(expected[i], dict):
+            return None
+        a, e = summarize(answers[i]), summarize(expected[i])
+        if set(a) != set(e):
+            return None
+        for key, es in e.items():
+            s = a[key]
+            if "bad" in s or s["shape"] != es["shape"]:
+                return None
+            if s["dtype"] != es["dtype"]:
+                dtypes.add((s["dtype"], es["dtype"]))
+                continue
+            if "constant" in es:
+                if s.get("constant") != es["constant"]:
+                    return None
+                continue
+            if "constant" in s or not s["finite"]:
+                return None
+            n = min(s["n"], es["n"])
+            ratio = s["std"] / es["std"]
+            if abs(ratio - 1) > SIGMAS * math.sqrt(1.0 / (2 * n) * 2):
+                ratios.setdefault((_group(key), i), []).append((ratio, n))
+    if dtypes:
+        if len(dtypes) == 1 and not ratios and all(isinstance(answers[i], dict) for i in failed):
+            got, want = next(iter(dtypes))
+            return [(f"tensors in {got} instead of {want}",
+                     f"Every tensor must be {want}, as np.random.default_rng's draws, np.zeros and "
+                     f"np.ones give by default: no astype({got}).")]
+        return None
+    if not ratios:
+        return None
+    return _std_factor(cases, failed, ratios)
+
+
+def _group(key: str) -> str:
+    if key.endswith(("attn.c_proj.weight", "mlp.c_proj.weight")):
+        return "residual projections (attn.c_proj.weight, mlp.c_proj.weight)"
+    return "other weights (wte, wpe, c_attn, c_fc)"
+
+
+_STD_FACTORS = {  # name of the factor -> (its value for n_layer L, what it says)
+    "sqrt(2)": (lambda L: math.sqrt(2), "scaled by 1/sqrt(L) instead of 1/sqrt(2L)"),
+    "sqrt(L)": (lambda L: math.sqrt(L), "scaled by 1/sqrt(2) without the layer count L"),
+    "sqrt(2L)": (lambda L: math.sqrt(2 * L), "not scaled by 1/sqrt(2L) (std 0.02)"),
+    "1/sqrt(2)": (lambda L: 1 / math.sqrt(2), "scaled by 1/sqrt(4L) instead of 1/sqrt(2L)"),
+    "1/sqrt(L)": (lambda L: 1 / math.sqrt(L), "scaled by 1/sqrt(L)"),
+    "1/sqrt(2L)": (lambda L: 1 / math.sqrt(2 * L), "scaled by 1/sqrt(2L)"),
+    "2": (lambda L: 2.0, "twice as wide"),
+    "1/2": (lambda L: 0.5, "half as wide"),
+    "50": (lambda L: 50.0, "std 1 (the 0.02 scale left out)"),
+}
+
+
+def _std_factor(cases, failed, ratios):
+    groups = {g for g, _ in ratios}
+    found = []
+    for g in sorted(groups):
+        seen = [i for (h, i) in ratios if h == g]
+        if set(seen) != set(failed):
+            return None
+        fits = []
+        for label, (value, says) in _STD_FACTORS.items():
+            if all(_near(r, value(cases[i].args["config"].n_layer), n)
+                   for (h, i), rs in ratios.items() if h == g for r, n in rs):
+                fits.append((label, says))
+        if len(fits) != 1:
+            return None
+        label, says = fits[0]
+        found.append((f"{g.split(' (')[0]} {says}",
+                      f"The standard deviation of the {g} is {label} times GPT-2's on every test "
+                      f"(std 0.02 for the weights, 0.02 / sqrt(2 * n_layer) for the two residual "
+                      "projections)."))
+    return found
+
+
+def _near(ratio: float, value: float, n: int) -> bool:
+    return abs(ratio - value) <= SIGMAS * value * math.sqrt(1.0 / n)
+
+
+# ------------------------------------------------------------------ the dtype alone
+def _dtype_only(exercise, cases, answers, expected, failed):
+    pairs = set()
+    for i in failed:
+        if cases[i].raises or isinstance(answers[i], (Raised,) + _NO_ANSWER):
+            return None
+        found = _dtype_pairs(answers[i], expected[i], _tol(exercise, cases[i]))
+        if not found:
+            return None
+        pairs |= found
+    if len(pairs) != 1:
+        return None
+    return [_dtype_mistake(exercise, *next(iter(pairs)))]
+
+
+def _dtype_mistake(exercise, got: str, want: str):
+    """(name, explanation) of an answer in dtype ``got`` where ``want`` was expected; the catalogue's
+    own name where the exercise has one upcast mistake (one name for one mistake)."""
+    if got == "float64" and want == "float32":
+        own = [m for m in exercise.mistakes if "upcast to float64" in m.name]
+        if len(own) == 1:
+            return own[0].name, own[0].explanation
+    if got == "python float":
+        return (f"a Python float instead of a NumPy {want} scalar",
+                f"float(...) or .item() turns NumPy's {want} into a Python float: return the NumPy "
+                "result as it is (the mean of a float32 array is a float32).")
+    if got == "float64" and want in ("float32", "float16"):
+        return (f"{want} inputs upcast to float64",
+                f"{want} inputs give a {want} answer: a float64 array, np.float64 constant or "
+                ".astype(np.float64) mixed in upcasts everything; Python numbers (0.5, math.sqrt(...)) "
+                "do not.")
+    return (f"{got} instead of {want}",
+            f"The dtype is {got}; return {want}, like the reference (keep the inputs' dtype, convert "
+            "nothing).")
+
+
+def _dtype_pairs(answer, expected, tol):
+    """{(the answer's dtype, the expected one)} when only dtypes differ, else None."""
+    if isinstance(expected, (tuple, list)):
+        if not isinstance(answer, (tuple, list)) or len(answer) != len(expected):
+            return None
+        found = set()
+        for a, e in zip(answer, expected):
+            sub = _dtype_pairs(a, e, tol)
+            if sub is None and value_mismatch(a, e, tol) is not None:
+                return None
+            found |= sub or set()
+        return found or None
+    if isinstance(expected, dict):
+        if not isinstance(answer, dict) or set(answer) != set(expected):
+            return None
+        found = set()
+        for k in expected:
+            sub = _dtype_pairs(answer[k], expected[k], tol)
+            if sub is None and value_mismatch(answer[k], expected[k], tol) is not None:
+                return None
+            found |= sub or set()
+        return found or None
+    if isinstance(expected, np.generic) and type(answer) is float and expected.dtype.kind == "f":
+        ok = value_mismatch(np.float64(answer), np.float64(expected), max(tol, FLOAT32_TOL)) is None
+        return {("python float", str(expected.dtype))} if ok else None
+    if not (is_plain_array(answer) and is_plain_array(expected)) or answer.shape != expected.shape:
+        return None
+    kinds = {answer.dtype.kind.replace("u", "i"), expected.dtype.kind.replace("u", "i")}
+    if answer.dtype == expected.dtype or kinds not in ({"f"}, {"i"}):  # a float for an int: not the dtype alone
+        return None
+    loose = max(tol, FLOAT32_TOL) if "f" in answer.dtype.kind + expected.dtype.kind else tol
+    if value_mismatch(answer.astype(np.float64), expected.astype(np.float64), loose) is not None:
+        return None
+    return {(str(answer.dtype), str(expected.dtype))}
+
+
+def _tol(exercise, case):
+    return case.tolerance(exercise.tolerance)
+
+
+# ------------------------------------------------------------------ a crash in a product
+_MATMUL = re.compile(r"core dimension 0.*\(size (\d+) is different from (\d+)\)", re.S)
+_DOT = re.compile(r"shapes \(([\d, ]+)\) and \(([\d, ]+)\) not aligned")
+_TORCH = re.compile(r"mat1 and mat2 shapes cannot be multiplied \((\d+)x(\d+) and (\d+)x(\d+)\)")
+
+
+def _product_sizes(message: str):
+    """(rows of the right operand, the size the left operand needed), or None."""
+    m = _MATMUL.search(message)
+    if m:
+        return int(m.group(1)), int(m.group(2))
+    m = _DOT.search(message)
+    if m:
+        left = [int(x) for x in m.group(1).replace(" ", "").split(",") if x]
+        right = [int(x) for x in m.group(2).replace(" ", "").split(",") if x]
+        if len(right) == 2 and left:
+            return right[0], left[-1]
+    m = _TORCH.search(message)
+    if m:
+        return int(m.group(3)), int(m.group(2))
+    return None
+
+
+def _matrices(args: dict):
+    """(name, shape) of every 2-D float input, a dict's by its key."""
+    for name, value in args.items():
+        if isinstance(value, dict):
+            for k, v in value.items():
+                if is_plain_array(v) and v.ndim == 2 and v.dtype.kind == "f":
+                    yield str(k), v.shape
+        elif is_plain_array(value) and value.ndim == 2 and value.dtype.kind == "f":
+            yield name, value.shape
+
+
+def _transposed(exercise, cases, answers, expected, failed):
+    values = [i for i, c in enumerate(cases) if not c.raises]
+    if not values or not set(values) <= set(failed):
+        return None
+    readings, others = None, set()
+    for i in values:
+        a = answers[i]
+        if not isinstance(a, Raised) or a.type_name not in ("ValueError", "RuntimeError"):
+            return None
+        sizes = _product_sizes(a.message)
+        if sizes is None:
+            return None
+        rows, needed = sizes
+        here = set()
+        for name, shape in _matrices(cases[i].args):
+            if shape[0] == shape[1]:
+                continue
+            if shape == (needed, rows):
+                here.add(("transposed", name))
+            if shape == (rows, needed) and name in TRANSPOSED_BY_REFERENCE.get(exercise.name, ()):
+                here.add(("untransposed", name))
+        others |= {n for n, shape in _matrices(cases[i].args) if shape[0] == rows}
+        readings = here if readings is None else readings & here
+    if not readings or len(readings) != 1:
+        return None
+    how, name = next(iter(readings))
+    # another input with as many rows, multiplied as it is, crashes the same way: name it beside
+    others = sorted(others - {name})
+    besides = f", or {' or '.join(f'`{o}`' for o in others)} in its place" if others else ""
+    if how == "transposed":
+        return [(f"`{name}` used transposed{besides}",
+                 f"Every test fails in a matrix product whose sizes are those of `{name}.T`: the "
+                 f"course stores weights as (in, out), so multiply by `{name}` itself (x @ {name}); "
+                 "(out, in) is nn.Linear's layout, not this one.")]
+    return [(f"`{name}` used without its transpose{besides}",
+             f"Every test fails in a matrix product whose sizes are those of `{name}` itself: the "
+             f"head multiplies by `{name}.T`, (d, V), to give one logit per vocabulary entry.")]
+
+
+# ------------------------------------------------------------------ the batch axis
+_AXIS = re.compile(r"axis -?\d+ is out of bounds for array of dimension \d+|"
+                   r"Dimension out of range|tuple index out of range")
+def _batch_axis(exercise, cases, answers, expected, failed):
+    values = [i for i, c in enumerate(cases) if not c.raises]
+    ndims = {}
+    for i in values:
+        for name, value in cases[i].args.items():
+            if is_plain_array(value):
+                ndims.setdefault(name, []).append(value.ndim)
+    varying = [n for n, d in ndims.items() if len(d) == len(values) and len(set(d)) > 1]
+    if not varying:
+        return None
+    name = varying[0]
+    low = min(cases[i].args[name].ndim for i in values)
+    batched = {i for i in values if cases[i].args[name].ndim > low}
+    if any(isinstance(answers[i], _NO_ANSWER) for i in failed) or len(batched) == len(values):
+        return None
+    if set(failed) == set(values) - batched and all(
+            isinstance(answers[i], Raised) and _AXIS.search(answers[i].message) for i in failed):
+        return [("axis counted from the front",
+                 f"Your function is right on every `{name}` with a leading batch axis and fails on every "
+                 "one without it, for an axis that does not exist there: an axis counted from the front "
+                 "(axis=2 is the last axis of (B, T, d) only). Count from the end: axis=-1.")]
+    if set(failed) != batched:
+        return None
+    return [("leading batch axis not handled",
+             f"Your function is right on every `{name}` without a batch axis and wrong on every one "
+             "with a leading (B, ...) axis: count axes from the end (axis=-1, x.shape[-1], "
+             "idx.shape[-1] for T) and let arrays broadcast over the leading axes; len(idx) and "
+             "idx.shape[0] are the batch size when there is one.")]
+
+
+# ------------------------------------------------------------------ the reference on changed inputs
+def _changes(case: Case):
+    """(what, label, the arguments changed) for the readings tried."""
+    for name, value in case.args.items():
+        if name == "layer" and isinstance(value, int) and value > 0 and not isinstance(value, bool):
+            yield ("layer 0", "every block given layer 0's parameters",
+                   "Block i must read h.{i}.*: use the layer argument in every key, not 0.",
+                   dict(case.args, layer=0))
+        if is_plain_array(value) and value.ndim == 2 and value.dtype.kind == "f" and value.shape[0] > 1:
+            yield (f"{name} shift", f"{name} rows shifted by one",
+                   f"Your answer is the reference's with row t + 1 of `{name}` where row t belongs "
+                   f"({name}[1:T + 1] for {name}[:T]): positions count from 0.",
+                   dict(case.args, **{name: value[1:]}))
+        if isinstance(value, dict):
+            for k, v in value.items():
+                if k == "wpe" and is_plain_array(v) and v.ndim == 2 and v.shape[0] > 1:
+                    yield (f"{k} shift", f"{k} rows shifted by one",
+                           f"Your answer is the reference's with row t + 1 of `{k}` where row t "
+                           f"belongs ({k}[1:T + 1] for {k}[:T]): positions count from 0.",
+                           dict(case.args, **{name: dict(value, **{k: v[1:]})}))
+
+
+def _changed_reference(exercise, cases, answers, expected, failed):
+    if exercise.reference is None or exercise.judge is not None or exercise.stored is not None:
+        return None
+    from .answers import call_answer
+    values = [i for i, c in enumerate(cases) if not c.raises]
+    failing = set(failed)
+    if not failing or failing - set(values):
+        return None
+    changed = {i: {what: (name, explanation, args) for what, name, explanation, args in _changes(cases[i])}
+               for i in values}
+    candidates = {what for i in values for what in changed[i]}
+    found = []
+    for what in sorted(candidates):
+        if not any(what in changed[i] for i in failing):
+            continue
+        for i in sorted(values, key=lambda j: j not in failing):  # the failing cases first
+            if what not in changed[i]:
+                if i in failing:   # the change does not apply here, so it cannot explain this
+                    break
+                continue
+            theirs = call_answer(exercise.reference, Case(changed[i][what][2]))
+            mine, tol = answers[i], _tol(exercise, cases[i])
+            if isinstance(mine, Raised):
+                alike = isinstance(theirs, Raised)
+            elif i not in failing and isinstance(theirs, Raised):
+                alike = False
+            else:
+                alike = not isinstance(theirs, (Raised,) + _NO_ANSWER) and value_mismatch(mine, theirs, tol) is None
+            if not alike:
+                break
+        else:
+            name, explanation, _ = next(changed[i][what] for i in values if what in changed[i])
+            found.append((name, explanation))
+    return found if len(found) == 1 else None
+
+
+# ------------------------------------------------------------------ a constant factor or offset
+def _plain_values(exercise, cases, answers, expected, failed):
+    """Per item (one for a single answer), the (answer, expected, tol) of every value case, and the
+    {(answer's dtype, expected dtype)} where float dtypes differ; None when any answer is not a
+    same-shaped float array or number."""
+    if exercise.judge is not None and getattr(exercise.judge, "__name__", "") != "scalar_judge":
+        return None
+    values = [i for i, c in enumerate(cases) if not c.raises]
+    if not failed or set(failed) - set(values):
+        return None
+    items, dtypes = None, set()
+    for i in values:
+        a, e = answers[i], expected[i]
+        tuples = isinstance(e, tuple) and isinstance(a, tuple) and len(a) == len(e)
+        pa, pe = (list(a), list(e)) if tuples else ([a], [e])
+        if isinstance(e, tuple) and len(pa) == 1:
+            return None
+        if items is None:
+            items = [[] for _ in pe]
+        for k, (x, y) in enumerate(zip(pa, pe)):
+            x, y = _float_array(x), _float_array(y)
+            if x is None or y is None or x.shape != y.shape or not np.isfinite(x).all():
+                return None
+            tol = _tol(exercise, cases[i])
+            if x.dtype != y.dtype and y.ndim:  # a number's type is the loss rule's business
+                dtypes.add((str(x.dtype), str(y.dtype)))
+                tol = max(tol, FLOAT32_TOL)
+            items[k].append((x.astype(np.float64), y.astype(np.float64), tol))
+    return items, dtypes
+
+
+def _float_array(x):
+    if type(x) is float:
+        return np.asarray(x)
+    if isinstance(x, np.generic) and x.dtype.kind == "f":
+        return np.asarray(x)
+    if is_plain_array(x) and x.dtype.kind == "f":
+        return x
+    return None
+
+
+_KNOWN = {2.0: "2", 0.5: "1/2", -1.0: "-1", math.sqrt(2): "sqrt(2)", 1 / math.sqrt(2): "1/sqrt(2)",
+          1 / math.log(2): "1/ln(2)", math.log(2): "ln(2)", math.pi: "pi", 1 / math.pi: "1/pi"}
+
+
+def _fmt(c: float) -> str:
+    for value, label in _KNOWN.items():
+        if abs(c - value) <= 1e-6 * abs(value):
+            return label
+    return f"{c:.4g}"
+
+
+def _fit(items, how):
+    """Per item: its constant (factor or offset) if one explains every case, 'right' if the item is
+    right on every case, else None."""
+    out = []
+    for pairs in items:
+        if all(value_mismatch(a, e, t) is None for a, e, t in pairs):
+            out.append("right")
+            continue
+        consts = []
+        for a, e, t in pairs:
+            scale = max(float(np.abs(e).max()), 1e-300)
+            if how == "factor":
+                ee = float((e * e).sum())
+                if ee == 0:
+                    return None
+                c = float((a * e).sum()) / ee
+                fit = c * e
+            else:
+                c = float((a - e).mean())
+                fit = e + c
+            if float(np.abs(a - fit).max()) / max(scale, float(np.abs(fit).max())) > max(t, 1e-9):
+                return None
+            consts.append((c, t))
+        c0 = consts[0][0]
+        if any(abs(c - c0) > 10 * max(t, 1e-9) * max(abs(c0), 1.0) for c, t in consts):
+            return None
+        if how == "factor" and abs(c0 - 1) <= 1e-6:
+            return None
+        if how == "offset" and all(abs(c0) <= t * max(float(np.abs(e).max()), 1.0)
+                                   for (_, e, t) in pairs):
+            return None
+        out.append(c0)
+    return out if any(o != "right" for o in out) else None
+
+
+def _constant_factor(exercise, cases, answers, expected, failed):
+    return _constants(exercise, cases, answers, expected, failed, "factor")
+
+
+def _constant_offset(exercise, cases, answers, expected, failed):
+    return _constants(exercise, cases, answers, expected, failed, "offset")
+
+
+def _constants(exercise, cases, answers, expected, failed, how):
+    plain = _plain_values(exercise, cases, answers, expected, failed)
+    if not plain or len(plain[1]) > 1:
+        return None
+    items, dtypes = plain
+    fitted = _fit(items, how)
+    if fitted is None:
+        return None
+    found = [_dtype_mistake(exercise, *pair) for pair in dtypes]
+    for k, c in enumerate(fitted):
+        if c == "right":
+            continue
+        item = (exercise.returns[k] if k < len(exercise.returns) else f"item {k}") if len(fitted) > 1 else ""
+        where = f"{item}: " if item else ""
+        if how == "factor":
+            label = _fmt(c)
+            name = f"{where}sign flipped" if label == "-1" else f"{where}off by a constant factor {label}"
+            found.append((name, f"On every test {item or 'your answer'} is exactly {label} times the "
+                                "expected one: a constant is wrong, missing or extra (a 0.5, a scale, "
+                                "a sign, a base of log)."))
+        else:
+            found.append((f"{where}off by a constant offset {c:+.4g}",
+                          f"On every test {item or 'your answer'} is the expected one plus {c:.4g} "
+                          "everywhere: a constant is added or left out (a 1 -, a + 1, a bias)."))
+    return found[1:] + found[:1] if dtypes else found  # the constant first, then the dtype

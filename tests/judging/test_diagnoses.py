@@ -1,0 +1,279 @@
+"""Diagnoses that are not a list of variants (grader/judging/diagnoses.py), and the course's one rule
+for a loss (a NumPy scalar of the inputs' dtype, compare._scalar_type_mismatch).
+
+Each diagnosis is tried on an answer written here as a learner would write it, that no catalogued
+mistake reproduces, and must name it, identically through check() and through the judge as the batch
+grader calls it; each stays silent on right answers in several styles and on a plain bug.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from grader.checking.check import evaluate, reference_pieces
+from grader.judging import registry
+from grader.judging.answers import call_answer, mistake_answers_for, reference_answers
+from grader.judging.compare import value_mismatch
+from grader.judging.judge import judge
+
+pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
+
+
+def learner(name: str, source: str):
+    namespace = {"np": np, "math": math}
+    exec(compile(source, f"<learner {name}>", "exec"), namespace)
+    return namespace[name]
+
+
+def batch_verdict(fn):
+    ex = registry.get(fn.__name__)
+    cases = ex.cases()
+    with reference_pieces(fn, ex.uses):
+        answers = [call_answer(fn, c) for c in cases]
+    return judge(ex, cases, answers, reference_answers(ex, cases), mistake_answers_for(ex, cases))
+
+
+PATHS = {"check": evaluate, "batch": batch_verdict}
+
+# ------------------------------------------------------------------ learners' answers
+MLP_LINEAR_LAYOUT = """
+def mlp(x, w_fc, b_fc, w_proj, b_proj):
+    h = gelu_tanh(x @ w_fc.T + b_fc)     # as nn.Linear does it
+    return h @ w_proj.T + b_proj
+"""
+ATTN_LINEAR_LAYOUT = """
+def causal_self_attention(x, w_qkv, b_qkv, w_o, b_o, n_head):
+    *lead, T, d = x.shape
+    qkv = np.matmul(x, w_qkv.T) + b_qkv
+    q, k, v = np.split(qkv, 3, axis=-1)
+    hs = d // n_head
+    q, k, v = (t.reshape(*lead, T, n_head, hs).swapaxes(-2, -3) for t in (q, k, v))
+    att = q @ k.swapaxes(-1, -2) / math.sqrt(hs)
+    att = np.where(np.tril(np.ones((T, T), bool)), att, -np.inf)
+    att = np.exp(att - att.max(-1, keepdims=True))
+    att /= att.sum(-1, keepdims=True)
+    y = (att @ v).swapaxes(-2, -3).reshape(*lead, T, d)
+    return y @ w_o + b_o
+"""
+HEAD_UNTRANSPOSED = """
+def gpt_logits(P, idx, n_head):
+    n_layer = sum(k.endswith(".ln_1.weight") for k in P)
+    h = embed(P["wte"], P["wpe"], idx)
+    for i in range(n_layer):
+        h = block(h, P, i, n_head)
+    h = layer_norm(h, P["ln_f.weight"], P["ln_f.bias"])
+    return h @ P["wte"]
+"""
+EMBED_NO_BATCH = """
+def embed(wte, wpe, idx):
+    T = len(idx)
+    if idx.shape[-1] > wpe.shape[0]:
+        raise ValueError(f"{idx.shape[-1]} tokens, block size {wpe.shape[0]}")
+    return wte[idx] + wpe[np.arange(T)]
+"""
+EMBED_SHIFTED = """
+def embed(wte, wpe, idx):
+    T = idx.shape[-1]
+    if T > len(wpe):
+        raise ValueError(f"sequence of {T} is longer than the block size {len(wpe)}")
+    return wte[idx] + wpe[1:T + 1]
+"""
+GELU_NO_HALF = """
+def gelu_tanh(x):
+    return x * (1 + np.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x ** 3)))
+"""
+LN_PLUS_ONE = """
+def layer_norm(x, weight, bias, eps=1e-5):
+    mu = x.mean(-1, keepdims=True)
+    sd = np.sqrt(((x - mu) ** 2).mean(-1, keepdims=True) + eps)
+    return (x - mu) / sd * weight + bias + 1
+"""
+LN_UPCAST = """
+def layer_norm(x, weight, bias, eps=1e-5):
+    x = np.asarray(x, dtype=np.float64)
+    mu = x.mean(-1, keepdims=True)
+    return (x - mu) / np.sqrt(x.var(-1, keepdims=True) + eps) * weight + bias
+"""
+GELU_IN_PLACE = """
+def gelu_tanh(x):
+    inner = np.sqrt(2 / np.pi) * (x + 0.044715 * x ** 3)
+    x *= 0.5
+    return x * (1 + np.tanh(inner))
+"""
+LN_AXIS_FROM_FRONT = """
+def layer_norm(x, weight, bias, eps=1e-5):
+    mu = np.mean(x, axis=2, keepdims=True)           # the features of (B, T, d)
+    var = np.mean((x - mu) ** 2, axis=2, keepdims=True)
+    return weight * (x - mu) / np.sqrt(var + eps) + bias
+"""
+BLOCK_LAYER_ZERO = """
+def block(x, params, layer, n_head):
+    P = lambda k: params["h.0." + k]
+    x = x + causal_self_attention(layer_norm(x, P("ln_1.weight"), P("ln_1.bias")),
+                                  P("attn.c_attn.weight"), P("attn.c_attn.bias"),
+                                  P("attn.c_proj.weight"), P("attn.c_proj.bias"), n_head)
+    return x + mlp(layer_norm(x, P("ln_2.weight"), P("ln_2.bias")),
+                   P("mlp.c_fc.weight"), P("mlp.c_fc.bias"), P("mlp.c_proj.weight"), P("mlp.c_proj.bias"))
+"""
+INIT = """
+def init_gpt(config, seed):
+    rng = np.random.default_rng(seed)
+    V, T, L, d = config.vocab_size, config.block_size, config.n_layer, config.n_embd
+    P = {{"wte": rng.normal(0, 0.02, (V, d)), "wpe": rng.normal(0, 0.02, (T, d))}}
+    for i in range(L):
+        h = f"h.{{i}}."
+        P[h + "ln_1.weight"], P[h + "ln_1.bias"] = np.ones(d), np.zeros(d)
+        P[h + "attn.c_attn.weight"], P[h + "attn.c_attn.bias"] = rng.normal(0, 0.02, (d, 3 * d)), np.zeros(3 * d)
+        P[h + "attn.c_proj.weight"] = rng.normal(0, {proj}, (d, d))
+        P[h + "attn.c_proj.bias"] = np.zeros(d)
+        P[h + "ln_2.weight"], P[h + "ln_2.bias"] = np.ones(d), np.zeros(d)
+        P[h + "mlp.c_fc.weight"], P[h + "mlp.c_fc.bias"] = rng.normal(0, 0.02, (d, 4 * d)), np.zeros(4 * d)
+        P[h + "mlp.c_proj.weight"] = rng.normal(0, {proj}, (4 * d, d))
+        P[h + "mlp.c_proj.bias"] = np.zeros(d)
+    P["ln_f.weight"], P["ln_f.bias"] = np.ones(d), np.zeros(d)
+    return P
+"""
+TIED = """
+def tied_lm_loss_and_grad(E, A, idx, targets):
+    i, t = idx.reshape(-1), targets.reshape(-1)
+    n = i.size
+    H = np.tanh(E[i] @ A)
+    Z = H @ E.T
+    Z = Z - Z.max(1, keepdims=True)
+    P = np.exp(Z) / np.exp(Z).sum(1, keepdims=True)
+    loss = -np.log(P[np.arange(n), t]).mean()
+    G = P.copy()
+    G[np.arange(n), t] -= 1
+    G = G / n
+    dE = G.T @ H
+    np.add.at(dE, i, (G @ E) * (1 - H ** 2) @ A.T)
+    return {loss}, {dE}
+"""
+
+NAMED = [  # (id, exercise, source, the name)
+    # w_proj (4d, d) has the rows of w_fc.T: the message alone cannot tell `x @ w_proj` from it
+    ("mlp: nn.Linear's layout", "mlp", MLP_LINEAR_LAYOUT, "`w_fc` used transposed, or `w_proj` in its place"),
+    ("mlp: the second weight transposed", "mlp", MLP_LINEAR_LAYOUT.replace("x @ w_fc.T", "x @ w_fc"),
+     "`w_proj` used transposed, or `w_fc` in its place"),
+    ("attention: nn.Linear's layout", "causal_self_attention", ATTN_LINEAR_LAYOUT, "`w_qkv` used transposed"),
+    ("gpt_logits: head without wte.T", "gpt_logits", HEAD_UNTRANSPOSED, "`wte` used without its transpose"),
+    ("embed: len(idx) for T", "embed", EMBED_NO_BATCH, "leading batch axis not handled"),
+    ("embed: wpe[1:T+1]", "embed", EMBED_SHIFTED, "wpe rows shifted by one"),
+    ("gelu: no 0.5", "gelu_tanh", GELU_NO_HALF, "off by a constant factor 2"),
+    ("gelu: no 0.5, np.sqrt upcasts", "gelu_tanh", GELU_NO_HALF.replace("math.sqrt(2 / math.pi)", "np.sqrt(2 / np.pi)"),
+     ["off by a constant factor 2", "float32 input upcast to float64"]),  # the catalogue's dtype name
+    ("layer_norm: + 1", "layer_norm", LN_PLUS_ONE, "off by a constant offset +1"),
+    ("layer_norm: axis=2", "layer_norm", LN_AXIS_FROM_FRONT, "axis counted from the front"),
+    ("layer_norm: float64 inside", "layer_norm", LN_UPCAST, "float32 inputs upcast to float64"),
+    ("gelu: x *= 0.5", "gelu_tanh", GELU_IN_PLACE, "input changed in place"),
+    ("block: layer 0's parameters", "block", BLOCK_LAYER_ZERO, "every block given layer 0's parameters"),
+    ("init_gpt: 1/sqrt(L)", "init_gpt", INIT.format(proj="0.02 / math.sqrt(L)"),
+     "residual projections scaled by 1/sqrt(L) instead of 1/sqrt(2L)"),
+    ("init_gpt: 1/sqrt(2) without L", "init_gpt", INIT.format(proj="0.02 / math.sqrt(2)"),
+     "residual projections scaled by 1/sqrt(2) without the layer count L"),
+    ("tied: -dE", "tied_lm_loss_and_grad", TIED.format(loss="loss", dE="-dE"), "dE: sign flipped"),
+    ("tied: float(loss)", "tied_lm_loss_and_grad", TIED.format(loss="float(loss)", dE="dE"),
+     "loss returned as a Python float"),
+]
+
+RIGHT = [  # right answers in other styles than the course's: every diagnosis must stay silent
+    ("mlp: einsum", "mlp", """
+def mlp(x, w_fc, b_fc, w_proj, b_proj):
+    h = gelu_tanh(np.einsum("...d,df->...f", x, w_fc) + b_fc)
+    return np.einsum("...f,fd->...d", h, w_proj) + b_proj
+"""),
+    ("embed: take", "embed", """
+def embed(wte, wpe, idx):
+    T = idx.shape[-1]
+    if T > wpe.shape[0]:
+        raise ValueError(f"{T} tokens, block size {wpe.shape[0]}")
+    return np.take(wte, idx, axis=0) + wpe[:T]
+"""),
+    ("gelu: sigmoid form", "gelu_tanh", """
+def gelu_tanh(x):
+    u = math.sqrt(2 / math.pi) * (x + 0.044715 * x ** 3)
+    return x / (1 + np.exp(-2 * u))
+"""),
+    ("init: normal(0, std)", "init_gpt", INIT.format(proj="0.02 / math.sqrt(2 * L)")),
+    ("tied: .mean() kept", "tied_lm_loss_and_grad", TIED.format(loss="loss", dE="dE")),
+    ("tied: np.float64 of float64 E", "tied_lm_loss_and_grad",
+     TIED.format(loss="loss.astype(E.dtype)", dE="dE")),
+]
+
+PLAIN_BUGS = [  # bugs no diagnosis explains: they fail, unnamed
+    ("gelu: x squared", "gelu_tanh", """
+def gelu_tanh(x):
+    return 0.5 * x * (1 + np.tanh(np.sqrt(2 / np.pi) * (x + 0.044715 * x ** 2)))
+"""),
+    ("layer_norm: no bias", "layer_norm", LN_PLUS_ONE.replace(" + bias + 1", "")),
+    ("embed: reversed rows", "embed", EMBED_SHIFTED.replace("wpe[1:T + 1]", "wpe[:T][::-1]")),
+    ("mlp: GELU twice", "mlp", """
+def mlp(x, w_fc, b_fc, w_proj, b_proj):
+    return gelu_tanh(gelu_tanh(x @ w_fc + b_fc)) @ w_proj + b_proj
+"""),
+    ("tied: 1 - H in the tanh derivative", "tied_lm_loss_and_grad",
+     TIED.replace("(1 - H ** 2)", "(1 - H)").format(loss="loss", dE="dE")),
+    ("init: uniform draws of the right std", "init_gpt",
+     INIT.format(proj="0.02 / math.sqrt(2 * L)").replace("rng.normal(0, 0.02, (V, d))",
+                                                          "rng.uniform(-0.02 * 3 ** 0.5, 0.02 * 3 ** 0.5, (V, d))")),
+    ("init: biases random", "init_gpt",
+     INIT.format(proj="0.02 / math.sqrt(2 * L)").replace('np.zeros(3 * d)', 'rng.normal(0, 0.02, 3 * d)')),
+]
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("name, source, mistake", [pytest.param(n, s, m, id=i) for i, n, s, m in NAMED])
+def test_diagnosis_names_a_learners_mistake(name, source, mistake, path):
+    names = [mistake] if isinstance(mistake, str) else mistake
+    ex = registry.get(name)
+    assert names[0] not in {m.name for m in ex.mistakes} or names[0] == "loss returned as a Python float"
+    v = PATHS[path](learner(name, source))
+    assert v.status == "failed" and v.mistakes == names, v.message
+    assert all(f"Likely mistake: {n}." in v.message for n in names)
+
+
+@pytest.mark.parametrize("name, source, mistake", [pytest.param(n, s, m, id=i) for i, n, s, m in NAMED])
+def test_check_and_the_batch_judge_agree(name, source, mistake):
+    a, b = evaluate(learner(name, source)), batch_verdict(learner(name, source))
+    assert (a.status, a.points, a.mistakes, a.message) == (b.status, b.points, b.mistakes, b.message)
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("name, source", [pytest.param(n, s, id=i) for i, n, s in RIGHT])
+def test_silent_on_right_answers(name, source, path):
+    v = PATHS[path](learner(name, source))
+    assert v.status == "passed" and v.mistakes == [], v.message
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("name, source", [pytest.param(n, s, id=i) for i, n, s in PLAIN_BUGS])
+def test_silent_on_plain_bugs(name, source, path):
+    v = PATHS[path](learner(name, source))
+    assert v.status == "failed" and v.mistakes == [] and "Likely mistake" not in v.message, v.message
+
+
+# ------------------------------------------------------------------ the loss rule
+def test_a_loss_is_a_numpy_scalar_of_the_inputs_dtype():
+    e32, e64 = np.float32(1.5), np.float64(1.5)
+    assert value_mismatch(np.float32(1.5), e32, 1e-4) is None
+    assert value_mismatch(np.asarray(1.5, np.float32)[()], e32, 1e-4) is None
+    assert "Python float" in value_mismatch(1.5, e32, 1e-4)
+    assert "Python float" in value_mismatch(1.5, e64, 1e-8)
+    assert "wrong dtype" in value_mismatch(np.float64(1.5), e32, 1e-4)
+    assert value_mismatch(3, 3, 0) is None and value_mismatch(np.int64(3), 3, 0) is None  # counts: either
+
+
+def test_both_losses_of_the_course_keep_one_rule():
+    """tied_lm_loss_and_grad (lesson 04) and cross_entropy (lesson 08): the reference gives a NumPy
+    scalar of the inputs' dtype, and a Python float is the same catalogued mistake in both."""
+    for name in ("tied_lm_loss_and_grad", "cross_entropy"):
+        ex = registry.get(name)
+        assert "loss returned as a Python float" in {m.name for m in ex.mistakes}
+        for case, answer in zip(ex.cases(hidden=False), reference_answers(ex, ex.cases(hidden=False))):
+            if case.raises:
+                continue
+            loss = answer[0] if isinstance(answer, tuple) else answer
+            dtype = next(v.dtype for v in case.args.values() if isinstance(v, np.ndarray) and v.dtype.kind == "f")
+            assert np.ndim(loss) == 0 and type(loss) is not float and np.asarray(loss).dtype == dtype
