@@ -158,7 +158,7 @@ e = attempt(lambda: __import__('socket').socket())
 f = attempt(lambda: open(f"/proc/{__import__('os').getppid()}/mem", 'rb').read(1))
 report(unshare=a, mount=b, ptrace=c, setuid=d, socket=e, zygote_mem=f)"""),
         {"unshare": {"EPERM"}, "mount": {"EPERM"}, "ptrace": {"EPERM"}, "setuid": {"EPERM"}, "socket": {"EPERM"},
-         "zygote_mem": {"EACCES", "EPERM"}}),
+         "zygote_mem": {"EACCES", "EPERM", "ENOENT"}}),  # ENOENT: its parent is outside its PID namespace
     "disk": (attacker("""
 import os
 def fill():
@@ -473,6 +473,175 @@ def box():
         ws.close()
 
 
+def parents() -> dict[int, int]:
+    found = {}
+    for entry in os.listdir("/proc"):
+        try:
+            found[int(entry)] = int(open(f"/proc/{entry}/stat").read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError):
+            pass
+    return found
+
+
+def command(pid: int) -> list[bytes]:
+    try:
+        return open(f"/proc/{pid}/cmdline", "rb").read().split(b"\0")
+    except OSError:
+        return []
+
+
+def zygote_pid(box) -> int:
+    """The grading process itself (the Python under bwrap's two processes), as the host sees it."""
+    family, tree, todo = parents(), set(), [box.zygote.proc.pid]
+    while todo:
+        pid = todo.pop()
+        tree.add(pid)
+        todo += [p for p, parent in family.items() if parent == pid and p not in tree]
+    for pid in tree:
+        argv = command(pid)
+        if b"/grader/zygote.py" in argv and b"bwrap" not in argv[0]:
+            return pid
+    raise AssertionError("no grading process found")
+
+
+@WALLS
+def test_a_child_holds_exactly_the_descriptors_it_was_given(box):
+    """0 (/dev/null), 1 and 2 (its output), 3 (the refusal log) and 5 (its results); the job
+    (4) it has read and closed; nothing of its grading process's (all closed above 7)."""
+    got = outcomes(in_child(box, """
+import os
+import os, resource
+def is_open(fd):
+    try:
+        os.fstat(fd)
+        return True
+    except OSError:
+        return False
+listed = os.listdir('/proc/self/fd')  # one more: the listing's own, open while it reads
+report(fds=','.join(str(fd) for fd in range(resource.getrlimit(resource.RLIMIT_NOFILE)[0]) if is_open(fd)),
+       listed=len(listed))"""))
+    assert got["fds"] == "0,1,2,3,5" and got["listed"] == "6", got
+
+
+@WALLS
+def test_hard_limits_equal_soft_and_none_can_be_raised(box):
+    got = outcomes(in_child(box, """
+import resource
+out = {}
+for name in ('RLIMIT_AS', 'RLIMIT_CPU', 'RLIMIT_FSIZE', 'RLIMIT_NPROC'):
+    which = getattr(resource, name)
+    soft, hard = resource.getrlimit(which)
+    out[name] = f'{soft},{hard}'
+    out[name + '_raise_soft'] = attempt(lambda: resource.setrlimit(which, (soft + 1, hard)))
+    out[name + '_raise_hard'] = attempt(lambda: resource.setrlimit(which, (soft, hard + 1)))
+report(**out)"""))
+    lim = box.ws.limits
+    for name, value in {"RLIMIT_AS": lim.memory_bytes, "RLIMIT_CPU": lim.cpu_s, "RLIMIT_FSIZE": lim.file_bytes,
+                        "RLIMIT_NPROC": lim.threads}.items():
+        assert got[name] == f"{value},{value}", (name, got[name])
+        assert got[name + "_raise_soft"] in ("ValueError", "EPERM"), got
+        assert got[name + "_raise_hard"] in ("ValueError", "EPERM"), got
+
+
+NAMESPACES_SEEN = """
+import os, time
+time.sleep({sleep})
+report(**{{kind: os.readlink(f'/proc/self/ns/{{kind}}').split(':')[1] for kind in ('ipc', 'pid', 'mnt')}})"""
+
+
+@WALLS
+def test_each_child_has_ipc_pid_and_mount_namespaces_of_its_own(box):
+    """Unlike the zygote's and unlike the child's before it. A namespace's number is free again
+    once it ends, so the host holds the first child's open while it runs (it sleeps for that)."""
+    import threading
+
+    box._zygote()
+    zygote = zygote_pid(box)
+    own = {kind: os.readlink(f"/proc/{zygote}/ns/{kind}").split(":")[1] for kind in ("ipc", "pid", "mnt")}
+    held, first_ns = [], {}
+
+    def hold_first_child():  # once it has run a second (its walls stand), for as long as the test runs
+        deadline = time.time() + 20
+        while time.time() < deadline and not first_ns:
+            children = [p for p, parent in parents().items()  # (not its namespace's idle init)
+                        if parent == zygote and command(p)[:1] != [walls.IDLE_INIT[0].encode()]]
+            if children:
+                time.sleep(1)
+                for kind in ("ipc", "pid", "mnt"):
+                    held.append(os.open(f"/proc/{children[0]}/ns/{kind}", os.O_RDONLY))
+                    first_ns[kind] = os.readlink(f"/proc/{children[0]}/ns/{kind}").split(":")[1]
+            time.sleep(0.05)
+
+    watcher = threading.Thread(target=hold_first_child)
+    watcher.start()
+    try:
+        first = outcomes(in_child(box, NAMESPACES_SEEN.format(sleep=3)))
+        watcher.join()
+        second = outcomes(in_child(box, NAMESPACES_SEEN.format(sleep=0)))
+    finally:
+        watcher.join()
+        for fd in held:
+            os.close(fd)
+    assert first == first_ns, (first, first_ns)  # the host held the child it meant to
+    for kind in ("ipc", "pid", "mnt"):
+        assert len({own[kind], first[kind], second[kind]}) == 3, (kind, own, first, second)
+
+
+RELAY_PIDS = """
+import os, threading
+stop = threading.Event()
+started = [threading.Thread(target=stop.wait) for _ in range({threads})]
+for t in started:
+    t.start()
+stop.set()
+report(pid=os.getpid())"""
+READ_PIDS = """
+import os, threading
+seen = []
+t = threading.Thread(target=lambda: seen.append(threading.get_native_id()))
+t.start()
+t.join()
+report(pid=os.getpid(), thread=seen[0], processes=','.join(sorted(p for p in os.listdir('/proc') if p.isdigit())))"""
+
+
+@WALLS
+def test_a_pid_says_nothing_about_the_exercise_before(box):
+    """One exercise starts many threads or few; the next sees the same pids either way (it is
+    PID 2 of its own namespace, after the namespace's idle init), and no process but itself."""
+    seen = []
+    for threads in (20, 1):
+        in_child(box, RELAY_PIDS.format(threads=threads))
+        seen.append(outcomes(in_child(box, READ_PIDS)))
+    assert seen[0] == seen[1], seen
+    assert seen[0]["pid"] == "2" and seen[0]["processes"] == "2", seen
+
+
+@WALLS
+def test_a_child_in_its_own_pid_namespace_still_ends_at_its_wall_time(box):
+    """Ignoring every signal it may ignore, it is killed from outside at its wall time, its
+    namespace with it, and nothing of it is left for the next learner."""
+    problem = in_child(box, """
+import os, signal
+for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGXCPU, signal.SIGABRT):
+    signal.signal(sig, signal.SIG_IGN)
+while True:
+    pass""", wall_s=2)
+    assert problem.startswith("timed out after 2 s"), problem
+    assert box.handed_on(box.zygote)
+
+
+@WALLS
+def test_the_cpu_limit_is_named_though_soft_and_hard_are_one():
+    ws = Workspace(Limits(wall_s=30, cpu_s=1), "namespaces")
+    sandbox = ws.learner()
+    try:
+        problem = in_child(sandbox, "while True:\n    pass")
+    finally:
+        sandbox.close()
+        ws.close()
+    assert problem == "used more than 1 s of CPU time", problem
+
+
 # --------------------------------------------------------------- seccomp: an allow list
 def run_filter(prog, arch: str, nr: int, args=(0,) * 6, audit_arch: int | None = None) -> int:
     """What the filter answers for one system call: a small interpreter of the instructions
@@ -545,3 +714,17 @@ def call(nr):
     return errno.errorcode.get(ctypes.get_errno(), 'E?') if failed else 'ok'
 report(setxattrat=call(463), removexattrat=call(466), nr470=call(470), mincore=call({mincore}))"""))
     assert got == {"setxattrat": "ENOSYS", "removexattrat": "ENOSYS", "nr470": "ENOSYS", "mincore": "ENOSYS"}, got
+
+
+# --------------------------------------------------------------- a grading process handed on
+@WALLS
+def test_a_grading_process_whose_ipc_namespace_holds_an_object_is_not_handed_on(box):
+    """The audit is checked, not assumed: an object in the grading process's own IPC namespace
+    (put there from outside, as a child without an IPC namespace of its own would) ends it."""
+    ws = box.ws
+    assert "report" in in_child(box, "report(x=1)")
+    zygote = box.zygote
+    subprocess.run(["nsenter", "-t", str(zygote_pid(box)), "--ipc", "ipcmk", "-M", "4096"], check=True,
+                   capture_output=True)
+    box.close()
+    assert ws.idle.empty() and not zygote.alive()

@@ -13,8 +13,10 @@ Two ways to build the walls, by who runs the grader:
   folders only root may enter); the grading process keeps CAP_SYS_ADMIN, SETUID, SETGID
   and SETPCAP for its children, which each drop to a user id of their own (one per
   parallel slot, mapped to nothing privileged) before learner code runs;
-- as anyone else: bubblewrap in a user namespace (uid 1000 inside, your own user
-  outside), the children dropping every capability for good.
+- as anyone else: bubblewrap in a user namespace (your own uid and gid inside, mapped to
+  themselves: another uid inside would take bwrap a second, nested user namespace, in
+  which a child could no longer mount a /proc of its own PID namespace), the children
+  dropping every capability for good.
 """
 from __future__ import annotations
 
@@ -36,7 +38,6 @@ GRADER = HERE.parents[1]       # the whole grader package: hidden from learners
 ROOT = GRADER.parent
 ISOLATIONS = ("namespaces", "python")
 INSIDE = "/grader"     # where the grading process sees its own files
-USERNS_UID = 1000
 UID_BASE = 61000       # first unprivileged id tried for learners when the grader is root
 PYTHON_WARNING = ("warning: --isolation python is not a security boundary: learner code runs as "
                   "your own user, held back only by an audit hook that code can get around. Use "
@@ -94,7 +95,7 @@ def bwrap_command(zygote_dir: Path, as_root: bool | None = None) -> list[str]:
     if as_root:
         caps = ("CAP_SYS_ADMIN", "CAP_SETUID", "CAP_SETGID", "CAP_SETPCAP", "CAP_KILL")  # KILL: its children are other users
     else:
-        cmd += ["--unshare-user", "--uid", str(USERNS_UID), "--gid", str(USERNS_UID)]
+        cmd += ["--unshare-user"]  # your own uid inside: see the module's docstring
         caps = ("CAP_SYS_ADMIN", "CAP_SETPCAP")
     for cap in caps:
         cmd += ["--cap-add", cap]

@@ -96,13 +96,15 @@ class Workspace:
         if self.isolation != "namespaces":
             return {"isolation": "python", "boundary": "none: an audit hook only (not a security boundary)"}
         identity = ("an unprivileged user id per parallel slot (no groups, no capabilities)" if privileged()
-                    else "your own user, as uid 1000 in a user namespace, with no capabilities")
+                    else "your own user, in a user namespace, with no capabilities")
         limits = (self.cgroups.describe(lim.memory_bytes + ZYGOTE_MEMORY, lim.threads) if self.cgroups
                   else fallback_description(lim.memory_bytes, lim.threads))
         return {"isolation": "namespaces", "identity": identity,
-                "namespaces": "mount, PID, network (none), IPC, UTS; the Python installation read-only",
-                "system_calls": "seccomp: no new programs or processes, no signals to others, no ptrace, "
-                                "mounts, sockets, device nodes, FIFOs or extended attributes",
+                "namespaces": "mount, PID, network (none), IPC, UTS; the Python installation read-only; "
+                              "each exercise its own mount, PID and IPC namespaces",
+                "system_calls": "seccomp, an allow list (memory, its own files and threads, its clock, signals "
+                                "to itself): no new programs or processes, no ptrace, mounts, sockets, device "
+                                "nodes, FIFOs or extended attributes, no call the list does not name",
                 "scratch": f"a private tmpfs of {lim.scratch_bytes // 2**20} MiB per exercise",
                 "time": f"{lim.wall_s:g} s per exercise, {lim.submission_s:g} s per learner",
                 **limits}
@@ -137,6 +139,11 @@ class Workspace:
 
 
 # ----------------------------------------------------------------- one learner
+def audit(zygote: Zygote) -> dict | None:
+    """A grading process's account of what it holds (inside/zygote.py), or None."""
+    return zygote.ask({"op": "audit"}, [], 60)
+
+
 class LearnerSandbox:
     """One learner's turn on a grading slot: its grading process (the slot's, else started on
     first use), the uid and the control groups that process's children run under."""
@@ -166,18 +173,34 @@ class LearnerSandbox:
             self.zygote = Zygote(self.ws, "learner", self.uid, self.group)
             # before any exercise: the processes that are the grading process itself
             self.zygote.tree = self.zygote.ping() and (self.group.tasks() if self.group else set())
+            # and what it holds itself, seen from inside its namespaces (see handed_on)
+            self.zygote.held = audit(self.zygote)
         return self.zygote
 
     def close(self) -> None:
         """The slot's next learner gets this grading process only if nothing of this learner's
-        is left: the process answers and its groups hold what they held before any exercise."""
+        is left (handed_on); else it is ended and the next learner gets a fresh one."""
         zygote, self.zygote = self.zygote, None
-        if zygote is not None and zygote.tree is not False and zygote.ping() and \
-                (self.group is None or self.group.tasks() == zygote.tree):
+        if zygote is not None and self.handed_on(zygote):
             self.ws.idle.put((zygote, self.uid, self.group))
         else:
             self.end(self.ws, zygote, self.uid, self.group)
         self.uid = self.group = None
+
+    def handed_on(self, zygote: Zygote) -> bool:
+        """Whether the grading process is as it was before this learner's first exercise:
+        - it answers;
+        - its control groups hold the processes they held then (where there are groups);
+        - its own audit (inside/zygote.py's ``audit``) is what it was then: the processes of
+          its PID namespace, the System V IPC objects of its IPC namespace, its mounts and its
+          descriptors. Each exercise ran in a child with PID, IPC and mount namespaces of its
+          own, so a difference means one of those walls failed and the next learner could
+          meet what this one left. (The pid counter is not checked: no child counts in the
+          zygote's PID namespace. Nothing here sees the host's page cache: docs/grading.md.)"""
+        held = getattr(zygote, "held", None)
+        return (zygote.tree is not False and zygote.ping()
+                and (self.group is None or self.group.tasks() == zygote.tree)
+                and held is not None and audit(zygote) == held)
 
     @staticmethod
     def end(ws: Workspace, zygote: Zygote | None, uid: int | None, group) -> None:

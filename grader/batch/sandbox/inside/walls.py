@@ -3,9 +3,12 @@ any learner code runs (see zygote.py). Standalone: it runs inside the sandbox, w
 the grader package does not exist, so it imports only the standard library.
 
 In order, for a freshly forked child of the zygote:
+0. (the zygote) ``fork_in_new_pid_namespace``: the child is born in a PID namespace of
+   its own, so no pid it sees or is given says anything about another exercise's.
 1. ``private_scratch``: its own mount and IPC namespaces, with a fresh size-capped tmpfs
    on /scratch (the only writable place; HOME and TMPDIR) and on /dev/shm, so no exercise shares anything
-   writable with another (the zygote keeps CAP_SYS_ADMIN for exactly this).
+   writable with another (the zygote keeps CAP_SYS_ADMIN for exactly this); and a /proc of
+   its own PID namespace, which shows no other process.
 2. ``drop_identity``: root mode, an unprivileged user id of the learner's own (no
    groups, no capabilities); user-namespace mode, every capability dropped for good.
 3. ``no_new_privs`` and ``install_filter``: a seccomp filter that allows what grading
@@ -147,17 +150,68 @@ def _check(result: int, what: str) -> None:
 
 PR_SET_NO_NEW_PRIVS, PR_SET_SECCOMP, PR_CAPBSET_DROP, PR_SET_SECUREBITS = 38, 22, 24, 28
 PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, SECCOMP_MODE_FILTER = 47, 4, 2
-CLONE_NEWNS, CLONE_NEWIPC = 0x00020000, 0x08000000
-MS_NOSUID, MS_NODEV, MS_REC, MS_PRIVATE = 0x2, 0x4, 0x4000, 0x40000
+CLONE_NEWNS, CLONE_NEWIPC, CLONE_NEWPID = 0x00020000, 0x08000000, 0x20000000
+MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE = 0x2, 0x4, 0x8, 0x4000, 0x40000
 # SECBIT_NOROOT, NO_SETUID_FIXUP, KEEP_CAPS_LOCKED, NO_CAP_AMBIENT_RAISE, each with its lock
 SECUREBITS_LOCKED = 0x01 | 0x02 | 0x04 | 0x08 | 0x20 | 0x40 | 0x80
 LAST_CAP = 63
 SCRATCH = "/scratch"  # each exercise's own writable folder, inside its own mount namespace  # PR_CAPBSET_DROP of a capability the kernel does not know fails with EINVAL
 
 
+IDLE_INIT = ("/usr/bin/sleep", "infinity")  # PID 1 of each child's namespace: it only waits
+
+
+def fork_in_new_pid_namespace(own_pid_namespace: int) -> tuple[int, int]:
+    """Like os.fork(), but the child is born in a PID namespace of its own, so no pid it sees
+    or is given says anything about another exercise's, and its /proc (private_scratch)
+    shows no other process. Returns (child, its namespace's init) in the caller, (0, 0) in
+    the child; the caller waits for the child as its own, then kills and reaps the init
+    (which ends the namespace and anything left in it).
+
+    PID 1 of the namespace is an idle ``sleep``, spawned (vfork and exec: no copy of the
+    grading process's memory) just before the child: as PID 1 the child itself would ignore
+    every signal it has no handler for when it comes from inside (its own os.abort()
+    included), so it is PID 2, an ordinary process. unshare(CLONE_NEWPID) moves only the
+    children born after it, and only once: setns back to the caller's own namespace
+    (``own_pid_namespace``, a descriptor of it) readies the next. That takes CAP_SYS_ADMIN
+    in the user namespace owning it: why bwrap maps the grader's own uid (isolation.py)."""
+    c = libc()
+    _check(c.unshare(CLONE_NEWPID), "unshare(CLONE_NEWPID)")
+    init = pid = 0
+    try:
+        init = os.posix_spawn(IDLE_INIT[0], list(IDLE_INIT), {}, setsid=True,
+                              file_actions=[(os.POSIX_SPAWN_CLOSE, fd) for fd in _open_descriptors() if fd > 2])
+        pid = os.fork()
+    except BaseException:
+        end_namespace(init)
+        _check(c.setns(own_pid_namespace, CLONE_NEWPID), "setns(CLONE_NEWPID)")
+        raise
+    if pid == 0:
+        return 0, 0
+    _check(c.setns(own_pid_namespace, CLONE_NEWPID), "setns(CLONE_NEWPID)")
+    return pid, init
+
+
+def _open_descriptors() -> list[int]:
+    listing = os.open("/proc/self/fd", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        return [int(fd) for fd in os.listdir(listing) if int(fd) != listing]
+    finally:
+        os.close(listing)
+
+
+def end_namespace(init: int) -> None:
+    """Kill a child's namespace's init (from outside its namespace: SIGKILL reaches it) and
+    reap it; the kernel ends whatever else is left in the namespace with it."""
+    if init:
+        os.kill(init, 9)
+        os.waitpid(init, 0)
+
+
 def private_scratch(scratch_bytes: int) -> None:
     """Own mount and IPC namespaces; a fresh tmpfs on /scratch and /dev/shm. (Not /tmp: the
-    Python installation may live under it, and would be hidden.)"""
+    Python installation may live under it, and would be hidden.) A /proc of the process's
+    own PID namespace (fork_in_new_pid_namespace's), where it sees itself alone."""
     c = libc()
     _check(c.unshare(CLONE_NEWNS | CLONE_NEWIPC), "unshare")
     _check(c.mount(b"none", b"/", None, MS_REC | MS_PRIVATE, None), "mount --make-rprivate /")
@@ -165,6 +219,9 @@ def private_scratch(scratch_bytes: int) -> None:
     for where in (SCRATCH.encode(), b"/dev/shm"):
         if os.path.isdir(where):
             _check(c.mount(b"tmpfs", where, b"tmpfs", MS_NOSUID | MS_NODEV, opts), f"mount tmpfs {where!r}")
+    # hidepid=2: no process it may not trace is listed (its namespace's init, which keeps its
+    # capabilities): it sees itself alone
+    _check(c.mount(b"proc", b"/proc", b"proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, b"hidepid=2"), "mount proc /proc")
 
 
 def drop_identity(uid: int | None) -> None:

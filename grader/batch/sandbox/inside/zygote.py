@@ -6,8 +6,10 @@ the files it needs in /grader (this folder's files, wire.py, the course's config
 no site-packages .pth processing, so nothing of the grader, the course's model or the
 solutions exists for it. Everything comes in over CONTROL_FD, a Unix socket the grader
 holds the other end of: first the setup, then one request per job, each with the job's
-descriptors (SCM_RIGHTS). The zygote never reads a job: it only forks, hands the
-child its descriptors, waits (killing it past its wall time) and answers one line.
+descriptors (SCM_RIGHTS). The zygote never reads a job: it only forks (each child in a PID
+namespace of its own), hands the child its descriptors, waits (killing it past its
+wall time) and answers one line. Between learners it answers ``audit``: what it holds that
+could carry from one learner to the next (see ``audit``).
 It never runs learner code, and a child never sees anything of another job. What a child runs
 once its walls stand is in harness.py.
 
@@ -75,6 +77,8 @@ def main(control_fd):
         importlib.import_module(name)
 
     os.dup2(os.open(os.devnull, os.O_RDWR), 1)  # stray prints cannot reach anything
+    if setup["mode"] == "namespaces":  # its own PID namespace, to return to after each child's
+        setup["pid_namespace"] = os.open("/proc/self/ns/pid", os.O_RDONLY | os.O_CLOEXEC)
     while True:
         got = receive(control)
         if got is None:
@@ -85,6 +89,8 @@ def main(control_fd):
                 if name in PRELOADABLE:
                     __import__(name)
             reply = {"ok": True}
+        elif request.get("op") == "audit":
+            reply = audit(setup)
         elif request.get("op") == "run":
             reply = run_child(request, fds, setup)
         else:
@@ -105,8 +111,42 @@ def receive(control):
     return json.loads(data), list(fds)
 
 
+def audit(setup):
+    """What this grading process holds that a learner's exercise could have changed and the
+    slot's next learner could meet; the grader hands the process on only if it is what it
+    was before the first exercise (workspace.py). Learner code never runs here, so each is
+    a wall that failed, counted where it would show:
+    - processes: every process of its PID namespace (a child's nested namespace shows in it
+      too): a child, or anything it started, that outlived its exercise;
+    - ipc: the System V objects of its IPC namespace: a child that did not get its own;
+    - mounts: its mount table: a child that mounted into the zygote's namespace;
+    - descriptors: a job's descriptor it kept open.
+    The pid counter no longer matters (each child counts in its own PID namespace)."""
+    if setup["mode"] != "namespaces":  # no namespaces of its own to look at
+        return {}
+    ipc = []
+    for kind in ("shm", "msg", "sem"):
+        with open(f"/proc/sysvipc/{kind}") as f:
+            ipc += [f"{kind} {line.split()[1]}" for line in f.read().splitlines()[1:] if line.strip()]
+    with open("/proc/self/mountinfo") as f:
+        mounts = [line.split()[4] for line in f]
+    listing = os.open("/proc/self/fd", os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        descriptors = sorted(int(fd) for fd in os.listdir(listing) if int(fd) != listing)
+    finally:
+        os.close(listing)
+    return {"processes": sorted(int(p) for p in os.listdir("/proc") if p.isdigit()), "ipc": ipc,
+            "mounts": mounts, "descriptors": descriptors}
+
+
 def run_child(request, fds, setup):
-    pid = os.fork()
+    try:
+        # python mode: no namespaces (and no privilege to make one)
+        pid, init = walls.fork_in_new_pid_namespace(setup["pid_namespace"]) if setup["mode"] == "namespaces" \
+            else (os.fork(), 0)
+    except OSError:
+        traceback.print_exc()
+        return {"status": 70, "timed_out": False}
     if pid == 0:
         code = 0
         try:
@@ -117,13 +157,17 @@ def run_child(request, fds, setup):
             finally:
                 code = 70
         os._exit(code)
-    status, timed_out = wait(pid, request["wall_s"])
+    status, timed_out = wait(pid, request["wall_s"], setup["rlimits"].get("RLIMIT_CPU"))
+    walls.end_namespace(init)
     return {"status": status, "timed_out": timed_out}
 
 
-def wait(pid, wall_s):
+def wait(pid, wall_s, cpu_s=None):
     """(exit code, or -signal) and whether the child ran out of time; it is killed either
-    way (and its process group, where no filter stopped it from making one)."""
+    way (and its process group, where no filter stopped it from making one). At its CPU
+    limit the kernel sends SIGXCPU and SIGKILL at once (soft and hard are one limit), and
+    SIGKILL is what the status says: a child killed with its CPU time used is reported as
+    SIGXCPU, so the feedback names the limit."""
     deadline, timed_out = time.monotonic() + wall_s, False
     fd = os.pidfd_open(pid)
     try:
@@ -141,8 +185,12 @@ def wait(pid, wall_s):
             target()
         except OSError:
             pass
-    _, status = os.waitpid(pid, 0)
-    return os.waitstatus_to_exitcode(status), timed_out
+    _, status, usage = os.wait4(pid, 0)
+    code = os.waitstatus_to_exitcode(status)
+    # (rusage rounds down from the scheduler's count the limit is checked on: 0.98 s at 1 s)
+    if code == -signal.SIGKILL and not timed_out and cpu_s and usage.ru_utime + usage.ru_stime >= 0.9 * cpu_s:
+        code = -signal.SIGXCPU
+    return code, timed_out
 
 
 # ----------------------------------------------------------------- the child
@@ -191,21 +239,30 @@ def place_descriptors(fds, names):
 
     # above every target number first, so no dup2 clobbers one not yet placed
     moved = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 64) for fd in fds]
-    os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    placed = {0}
     for fd, name in zip(moved, names):
         for target in slots[name]:
             os.dup2(fd, target)
+            placed.add(target)
+    # everything else: the descriptors as received (below 8 too, where no job's slot is
+    # placed on them), /dev/null's own, the moved copies and all the grading process's
+    for fd in range(3, ANSWER_FD + 1):
+        if fd not in placed:
+            os.closerange(fd, fd + 1)
     os.closerange(ANSWER_FD + 1, 65536)
     sys.stdout = open(1, "w", closefd=False)
     sys.stderr = open(2, "w", closefd=False)
 
 
 def apply_limits(limits):
+    """Each limit soft and hard alike: without CAP_SYS_RESOURCE nothing raises a hard limit,
+    and with soft == hard there is no soft limit left to raise either."""
     import resource
 
     for name, value in limits.items():
-        which = getattr(resource, name)
-        resource.setrlimit(which, (value, value + 1 if name == "RLIMIT_CPU" else value))
+        resource.setrlimit(getattr(resource, name), (value, value))
 
 
 if __name__ == "__main__":
