@@ -141,9 +141,10 @@ def mlp(x, w_fc, b_fc, w_proj, b_proj, *, gelu_flags=None, relu=False, gelu_last
 
 
 def block(x, params, layer, n_head, *, ln=None, attn=None, gelu_flags=None, pre_ln=True,
-          mlp_residual=True, ln_2="ln_2", sequential=True):
+          mlp_residual=True, ln_2="ln_2", sequential=True, attn_residual=True):
     """ln, attn, gelu_flags: flags of the block's own pieces; pre_ln=False: post-LN;
-    mlp_residual=False: the MLP's output replaces the stream; ln_2="ln_1": ln_1's
+    mlp_residual=False: the MLP's output replaces the stream (attn_residual=False: the
+    attention's does); ln_2="ln_1": ln_1's
     parameters used twice; sequential=False: the MLP reads the block's input."""
     p = lambda name: params[f"h.{layer}.{name}"]  # noqa: E731
 
@@ -161,7 +162,7 @@ def block(x, params, layer, n_head, *, ln=None, attn=None, gelu_flags=None, pre_
     if not pre_ln:
         x = norm(x + attend(x), "ln_1")
         return norm(x + feed(x), ln_2)
-    a = x + attend(norm(x, "ln_1"))
+    a = (x if attn_residual else 0) + attend(norm(x, "ln_1"))
     m = feed(norm(a if sequential else x, ln_2))
     return a + m if mlp_residual else m
 

@@ -232,6 +232,12 @@ register(Exercise(
                 "A block has two residual additions: the MLP's output is added to the stream "
                 "(x + mlp(ln_2(x))), it does not replace it.",
                 _block(mlp_residual=False)),
+        # The MLP's sibling, for the other sub-layer (issue 27: a neighbour's mistake named
+        # wherever it applies).
+        Mistake("residual addition around the attention missing",
+                "A block has two residual additions: the attention's output is added to the "
+                "stream (x = x + attn(ln_1(x))), it does not replace it; the MLP then reads that sum.",
+                _block(attn_residual=False)),
         Mistake("ln_1's parameters used for the second LayerNorm",
                 "Each LayerNorm has its own gain and bias: the MLP's input is normalised with "
                 "h.{layer}.ln_2.weight and h.{layer}.ln_2.bias.",

@@ -270,6 +270,7 @@ L.mistake(B, EXACT,
           "def gelu_exact(h):\n    return (0.5 * h * (1 + np.vectorize(math.erf)(h / math.sqrt(2)))).astype(h.dtype)\n"
           + L._edit(B, [(1, 'h = mlp(h, w["mlp.c_fc.weight"], w["mlp.c_fc.bias"], w["mlp.c_proj.weight"], w["mlp.c_proj.bias"])',
                          'h = gelu_exact(h @ w["mlp.c_fc.weight"] + w["mlp.c_fc.bias"]) @ w["mlp.c_proj.weight"] + w["mlp.c_proj.bias"]')]))
-L.uncatalogued(B, "attention residual missing", (0, "    x = x + causal_self_attention(a", "    x = causal_self_attention(a"))
+L.mistake(B, "residual addition around the attention missing", (0, "    x = x + causal_self_attention(a", "    x = causal_self_attention(a"),
+          (1, "resid = x + h", "resid = h"), (2, 'x = x + attend(norm(x, "ln_1"))', 'x = attend(norm(x, "ln_1"))'))
 L.uncatalogued(B, "own LayerNorm without its bias", (2, ' * g(which + ".weight") + g(which + ".bias")', ' * g(which + ".weight")'))
 L.mistake(B, "every block given layer 0's parameters", (1, 'pre = f"h.{layer}."', 'pre = "h.0."'))
