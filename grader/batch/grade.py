@@ -21,6 +21,8 @@ from __future__ import annotations
 import difflib
 import sys
 import time
+import traceback
+from collections import Counter
 from pathlib import Path
 
 from ..judging.judge import Broken, Verdict, judge
@@ -30,6 +32,7 @@ from .pipeline import LocalPool, isolation_named, plan_batch, run
 from .records import Exercises, Submission, failed
 from .sandbox.isolation import resolve_isolation
 from .sandbox.limits import Limits
+from .sandbox.results import WITHHELD
 from .sandbox.workspace import LearnerSandbox, Workspace
 
 
@@ -101,8 +104,8 @@ def grade_exercise(exercise, cells, exercises: Exercises, box: LearnerSandbox, n
                            f"{defining[-1].error}")
     runnable = [c for c in cells if not c.error]
     run = box.run(runnable, exercise.name, cases, exercises.pieces(exercise), exercise.uses, box.ws.limits)
-    for r in dict.fromkeys(run.refused):
-        notes.append(f"`{exercise.name}`: refused {r}")
+    for kind, n in Counter(run.refused).items():  # kinds from the hook's fixed words, with counts
+        notes.append(f"`{exercise.name}`: refused {kind}" + (f" ({n} times)" if n > 1 else ""))
     if run.unread:  # what the child wrote after its last answer: counted, not read
         notes.append(f"`{exercise.name}`: {run.unread}")
     if not run.found:
@@ -126,10 +129,10 @@ def _missing_message(name: str, cells) -> str:
 def _cell_error_text(errors: list[dict]) -> str:
     if not errors:
         return ""
-    e = errors[0]  # written by the child: every field is capped here, whatever its type
-    line = f", line {str(e.get('line'))[:10]}" if e.get("line") else ""
-    return (f"cell {str(e.get('cell'))[:10]}{line} raised {str(e.get('type'))[:100]}: "
-            f"{str(e.get('message', ''))[:200]}")
+    e = errors[0]  # in the grader's words already (results.in_own_words): no text of the child's
+    line = f", line {e['line']}" if e.get("line") else ""
+    said = f": {e['message']}" if e["message"] else f" ({WITHHELD})"
+    return f"cell {e.get('cell') or '?'}{line} raised {e['type']}{said}"
 
 
 def _unanswered(exercise, exercises: Exercises, status: str, message: str) -> Verdict:
@@ -163,5 +166,7 @@ def grade_safely(learner: Learner, exercises: Exercises, workspace: Workspace) -
         with workspace.learner() as box:
             return grade_learner(learner, exercises, box)
     except Exception as exc:  # a grader bug costs one learner's row, not the batch
-        return failed(learner, f"internal grader error ({type(exc).__name__}: {exc}); please "
-                               "report it (a rerun grades this learner again)")
+        # its message may quote what the learner's process sent: on the console only, never in a row
+        traceback.print_exc(file=sys.stderr)
+        return failed(learner, f"internal grader error ({type(exc).__name__}, printed on the grader's "
+                               "console); please report it (a rerun grades this learner again)")

@@ -5,9 +5,12 @@ All are built from saved results only, and every column and total follows the
 batch's assignment (the lessons that count), so the console line, the CSV and
 each learner's letter agree.
 
-Much of a result is a stranger's text: what a learner's code printed or raised
-reaches it through exception messages, cell numbers and refusal notes, and file
-names reach it through notes. Such text goes out only through the helpers below:
+Nothing a learner's process sends reaches these files except through its judged
+answers: what it printed, raised or wrote to its refusal log is reduced to the
+grader's own words before it is judged (sandbox/results.in_own_words,
+processes.refusals). Some of a result is still a stranger's text: the names of
+uploaded files and notebooks (in notes and problems), and what the judge says of an
+answer (a type's name, a dict's keys). Such text goes out only through the helpers below:
 ``md`` for Markdown (one capped line in an inline code span, where nothing
 renders), ``csv_cell`` for the spreadsheet (no formulas), ``capped`` for JSON
 (json.dumps escapes; this bounds the sizes). The grader's own words (headings,

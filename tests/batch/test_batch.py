@@ -215,7 +215,7 @@ def test_a_grader_failure_keeps_the_row_and_is_retried(tmp_path, monkeypatch):
     monkeypatch.setattr(grade, "grade_learner", flaky)
     grade.grade_batch([Path(klass)], out)
     bob = {r["submission"]: r for r in rows(out)}["bob"]
-    assert bob["problem"].startswith("internal grader error (RuntimeError: simulated grader bug)")
+    assert bob["problem"].startswith("internal grader error (RuntimeError, printed on")
     monkeypatch.setattr(grade, "grade_learner", real)
     grade.grade_batch([Path(klass)], out)
     assert {r["submission"]: r for r in rows(out)}["bob"]["problem"] == "no notebook graded for lesson 02_attention"

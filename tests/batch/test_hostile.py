@@ -43,11 +43,11 @@ HOSTILE = {
     "sys_exit": (embed_doing("import sys\nsys.exit(0)"), 0, "failed", "raised SystemExit"),
     "os_exit": (embed_doing("import os\nos._exit(0)"), 0, "broken", "ended the process early"),
     "import_grader": (embed_doing("from grader.lessons import l01_embeddings as r\nreturn r.ref.embed(wte, wpe, idx)"),
-                      0, "failed", "not allowed while grading: import grader"),
+                      0, "failed", "refused reading the grader or the course's model"),
     "import_reference": (embed_doing("from gpt2course.numpy_gpt import embed as e\nreturn e(wte, wpe, idx)"),
-                         0, "failed", "not allowed while grading: import gpt2course.numpy_gpt"),
+                         0, "failed", "refused reading the grader or the course's model"),
     "read_solutions": (embed_doing(f"exec(open({str(ROOT / 'solutions' / '01_embeddings_exercises.ipynb')!r}).read())"),
-                       0, "failed", "not allowed while grading: access to"),
+                       0, "failed", "refused reading outside its workspace"),
     "subprocess": (embed_doing("import subprocess\nsubprocess.run(['true'])\nreturn wte[idx]"), 0, "failed",
                    "starting a program"),
     "fork": (embed_doing("import os\nos.fork()\nreturn wte[idx]"), 0, "failed", "forking the process"),
@@ -62,12 +62,14 @@ HOSTILE = {
     # {OUT} is the batch's output folder, where finished learners' results are saved
     "tamper_results": (embed_doing("import os\nos.makedirs('{OUT}/.state', exist_ok=True)\n"
                                    "open('{OUT}/.state/correct_00.json', 'w').write('{{}}')\nreturn wte[idx]"),
-                       0, "failed", "not allowed while grading"),
+                       0, "failed", "refused writing outside the scratch folder"),
     # {OUT} again: a folder of the instructor's, outside every scratch folder
     "write_outside": (embed_doing("open('{OUT}-pwned.txt', 'w').write('x')\nreturn wte[idx]"), 0, "failed",
                       "outside the scratch folder"),
-    "read_secret": (embed_doing("import os\nraise RuntimeError('env: ' + repr(sorted(os.environ)))"), 0,
-                    "failed", "raised RuntimeError: env: ['HOME', 'LANG'"),
+    # the grader's environment (GRADER_TEST_SECRET, set by graded_class) must not reach learner code:
+    # found, it would raise instead of answering with the named mistake
+    "read_secret": (embed_doing("import os\nif any('GRADER_TEST' in k or 'hunter2' in v for k, v in os.environ.items()):\n"
+                                "    raise RuntimeError\nreturn wte[idx]"), 0, "failed", "position embedding missing"),
     # a thread that never ends must not hold the grading up: graded as usual. It waits rather than
     # spins: a spinning thread per call takes the GIL from the cases, so the last ones timed out
     # (and the mistake went unnamed) whenever the machine was busy, an outcome set by the load.
@@ -86,36 +88,36 @@ ROUTES = {
     "loader_by_path": (embed_doing("import importlib.util as u\n"
                                    f"s = u.spec_from_file_location('m', {MODEL!r})\nm = u.module_from_spec(s)\n"
                                    "s.loader.exec_module(m)\nreturn m.embed(wte, wpe, idx)"),
-                       0, "failed", "not allowed while grading: access to"),
+                       0, "failed", "refused reading outside its workspace"),
     "source_file_loader": (embed_doing("from importlib.machinery import SourceFileLoader\n"
                                        f"m = SourceFileLoader('m', {MODEL!r}).load_module()\n"
                                        "return m.embed(wte, wpe, idx)"),
-                           0, "failed", "not allowed while grading: access to"),
+                           0, "failed", "refused reading outside its workspace"),
     "cached_bytecode": (embed_doing("import glob, marshal\n"
                                     f"pyc = {str(ROOT / 'gpt2course' / '__pycache__' / 'numpy_gpt.cpython-311.pyc')!r}\n"
                                     "ns = dict()\nexec(marshal.loads(open(pyc, 'rb').read()[16:]), ns)\n"
                                     "return ns['embed'](wte, wpe, idx)"),
-                        0, "failed", "not allowed while grading: access to"),
+                        0, "failed", "refused reading outside its workspace"),
     "read_source": (embed_doing(f"ns = dict()\nexec(open({MODEL!r}).read(), ns)\nreturn ns['embed'](wte, wpe, idx)"),
-                    0, "failed", "not allowed while grading: access to"),
+                    0, "failed", "refused reading outside its workspace"),
     "runpy": (embed_doing(f"import runpy\nreturn runpy.run_path({MODEL!r})['embed'](wte, wpe, idx)"),
-              0, "failed", "not allowed while grading"),
+              0, "failed", "refused reading outside its workspace"),
     "import_module": (embed_doing("import importlib\nm = importlib.import_module('gpt2course.numpy_gpt')\n"
                                   "return m.embed(wte, wpe, idx)"),
-                      0, "failed", "No module named 'gpt2course.numpy_gpt'"),  # not there at all
+                      0, "failed", "raised ModuleNotFoundError"),  # not there at all
     "dunder_import": (embed_doing("return __import__('grader.lessons.l01_embeddings', fromlist=['x'])"
                                   ".ref.embed(wte, wpe, idx)"),
-                      0, "failed", "not allowed while grading: import grader"),
+                      0, "failed", "refused reading the grader or the course's model"),
     "editable_finder": (embed_doing("import pkgutil, importlib\n"
                                     "f = [m.name for m in pkgutil.iter_modules() if m.name.startswith('__editable__')]\n"
                                     "finder = importlib.import_module(f[0])\nfinder.install()\n"
                                     "import gpt2course.numpy_gpt as m\nreturn m.embed(wte, wpe, idx)"),
-                        0, "failed", "not allowed while grading"),
+                        0, "failed", "raised PermissionError"),
     "proc_parent": (embed_doing("import os\nopen(f'/proc/{{os.getppid()}}/cmdline').read()\n"
                                 "os.listdir(f'/proc/{{os.getppid()}}/cwd')\nreturn wte[idx]"),
-                    0, "failed", "not allowed while grading: access to '/proc/"),
+                    0, "failed", "refused reading outside its workspace"),
     "proc_self_fd": (embed_doing("import os\nos.listdir('/proc/self/fd')\nreturn wte[idx]"),
-                     0, "failed", "not allowed while grading: access to '/proc/self/fd'"),
+                     0, "failed", "refused reading outside its workspace"),
     "scan_modules": (embed_doing("import sys\n"
                                  "m = next(m for m in list(sys.modules.values()) if hasattr(m, 'gpt_logits'))\n"
                                  "return m.embed(wte, wpe, idx)"),
@@ -126,13 +128,13 @@ ROUTES = {
                 0, "failed", "raised StopIteration"),
     "environment": (embed_doing("import os\nroot = os.environ.get('VIRTUAL_ENV') or os.environ.get('PWD') or '/'\n"
                                 "exec(open(os.path.join(root, 'gpt2course', 'numpy_gpt.py')).read())\nreturn wte[idx]"),
-                    0, "failed", "not allowed while grading"),
+                    0, "failed", "raised PermissionError"),
     "symlink_out": (embed_doing(f"import os\nos.symlink({str(ROOT)!r}, 'root')\n"
                                 "return open('root/gpt2course/numpy_gpt.py').read()"),
-                    0, "failed", "not allowed while grading: creating links"),
+                    0, "failed", "refused creating links"),
     "dir_fd_escape": (embed_doing("import os\nfd = os.open('.', os.O_RDONLY)\n"
                                   f"os.open('../../../..{MODEL}', os.O_RDONLY, dir_fd=fd)\nreturn wte[idx]"),
-                      0, "failed", "not allowed while grading: a relative path with '..'"),
+                      0, "failed", "refused a relative path with '..'"),
 }
 HOSTILE |= ROUTES
 # The learner's code forges the child's results (frames on descriptor 5, see grader/batch/sandbox/inside/frames.py),
@@ -163,9 +165,9 @@ SITE = next(p for p in sys.path if p.endswith("site-packages"))
 ATTACKS = {
     "sibling_folders": (embed_doing("import os\nws = os.path.dirname(os.path.dirname(os.path.dirname(os.getcwd())))\n"
                                     "for d in os.listdir(ws):\n    os.listdir(os.path.join(ws, d))\nreturn wte[idx]"),
-                        0, "failed", "not allowed while grading: access to"),
+                        0, "failed", "refused reading outside its workspace"),
     "grader_memory": (embed_doing("import os\nopen(f'/proc/{os.getppid()}/mem', 'rb').read(16)\nreturn wte[idx]"),
-                      0, "failed", "not allowed while grading: access to '/proc/"),
+                      0, "failed", "refused reading outside its workspace"),
     "pth_file": (embed_doing(f"open({SITE + '/zz_evil.pth'!r}, 'w').write('import os')\nreturn wte[idx]"),
                  0, "failed", "outside the scratch folder"),
     "udp": (embed_doing("import socket\ns = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)\n"
@@ -174,7 +176,7 @@ ATTACKS = {
     "fork_exec": (embed_doing("import _posixsubprocess\nreturn wte[idx]"), 0, "failed", "starting a program"),
     "erase_refusals": (embed_doing("import os\ntry:\n    open('/etc/hostname').read()\nexcept PermissionError:\n"
                                    "    pass\nos.close(3)\nreturn wte[idx]"),
-                       0, "failed", "refused access to '/etc/hostname'"),
+                       0, "failed", "refused reading outside its workspace"),
 }
 HOSTILE |= ATTACKS
 # a stated rule: the function must leave its inputs as they were
@@ -333,5 +335,107 @@ def test_reference_pieces_do_not_open_the_model_to_learner_code(tmp_path):
     (row,) = csv.DictReader((out / "gradebook.csv").open())
     assert (row["gelu_tanh"], row["mlp"], row["block"]) == ("0", "0", "0")
     feedback = (out / "feedback" / "eve" / "feedback.md").read_text()
-    assert "refused import gpt2course.numpy_gpt" in feedback
-    assert "raised KeyError: 'mlp'" in feedback
+    assert "refused reading the grader or the course's model" in feedback
+    assert "raised KeyError (its message is not shown" in feedback
+
+
+# ------------------------------------------------------------------ nothing a learner sends comes back
+# A learner whose code sends its hidden inputs out through every channel it has but its answers:
+# each descriptor, the refusal log (plain and through refused calls whose arguments hold them),
+# stdout and stderr, exception messages and exception class names, a cell's error, forged result
+# frames that claim changed inputs or exceptions, and its exit. ``mark`` is what the test looks
+# for: the same digest of a case's inputs, computed here from the cases the grader drew.
+LEAK = "ZQXLEAK"
+
+
+def mark(idx) -> str:
+    import hashlib
+
+    return LEAK + hashlib.sha256(idx.tobytes()).hexdigest()[:16]
+
+
+LEAKER_EMBED = FRAME + f'''import gc, hashlib, os, sys
+def mark(idx):
+    return {LEAK!r} + hashlib.sha256(idx.tobytes()).hexdigest()[:16]
+calls = [0]
+def embed(wte, wpe, idx):
+    m = mark(idx)
+    calls[0] += 1
+    line, results = (m + "\\n").encode(), os.fstat(5)
+    for fd in range(0, 64):  # every descriptor but the results (its own answers' channel)
+        try:
+            st = os.fstat(fd)
+            if (st.st_dev, st.st_ino) != (results.st_dev, results.st_ino):
+                os.write(fd, line)
+        except OSError:
+            pass
+    print(m)
+    print(m, file=sys.stderr)
+    for route in (lambda: open("/" + m), lambda: open(m + "/x", "w"), lambda: __import__("grader." + m),
+                  lambda: os.listdir("../" + m)):
+        try:
+            route()
+        except Exception:
+            pass
+    kind = calls[0] % 5
+    if kind == 0:
+        raise ValueError(m)
+    if kind == 1:
+        raise type(m, (ValueError,), {{}})(m)
+    if kind == 2:
+        os.write(5, frame({{"answer": {{"changed_inputs": [m, "idx"]}}}}))
+    if kind == 3:
+        os.write(5, frame({{"answer": {{"raised": {{"type": m, "bases": [m, "ValueError"], "message": m}}}}}}))
+        os.write(5, frame({{"answer": {{"unencodable": {{"type": m, "message": m}}}}}}))
+    if calls[0] == 7:
+        os._exit(3)
+    return wte[idx] + wpe[:idx.shape[-1]]'''
+# defining the function (its default) finds the cases in the harness's frame and raises with them
+LEAKER_ONE_HOT = f'''import hashlib, sys
+import numpy as np
+def leak():
+    f = sys._getframe()
+    while f is not None and not isinstance(f.f_locals.get("cases"), list):
+        f = f.f_back
+    found = f.f_locals["cases"]
+    raise RuntimeError(" ".join({LEAK!r} + hashlib.sha256(o["idx"].tobytes()).hexdigest()[:16] for o in found))
+def one_hot_embed(wte, idx, _=leak()):
+    return np.eye(wte.shape[0], dtype=wte.dtype)[idx] @ wte'''
+
+# the same, but the process ends while its cells run, after printing the cases: how it ended is said,
+# never what it printed last
+LEAKER_EXIT = LEAKER_ONE_HOT.replace("    raise RuntimeError(", "    import os\n    print(").replace(
+    "for o in found))", "for o in found))\n    sys.stdout.flush()\n    os._exit(1)")
+
+
+def test_nothing_a_learners_process_sends_comes_back(tmp_path):
+    from grader.batch import state
+    from grader.batch.records import Exercises
+
+    klass = tmp_path / "class"
+    write_learner(klass / "leaker", [LEAKER_EMBED, LEAKER_ONE_HOT])
+    write_learner(klass / "leaker_exit", [GOOD_EMBED, LEAKER_EXIT])
+    for name in ("amy", "ben"):
+        write_learner(klass / name, [GOOD_EMBED, GOOD_ONE_HOT])
+    out = tmp_path / "out"
+    from grader.batch.sandbox.isolation import namespaces_problem
+
+    mode = "python" if namespaces_problem() else "namespaces"  # the same rule holds in both
+    proc = subprocess.run([sys.executable, "-m", "grader", "grade", str(klass), "--out", str(out), "--jobs", "2",
+                           "--timeout", "20", "--isolation", mode], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    exercises = Exercises(lessons=["01_embeddings"])
+    exercises.use_secret(state.load_secret(None, out / ".state", out))
+    marks = {mark(c.args["idx"]) for e in exercises.by_lesson["01_embeddings"] for c in exercises.answers(e)[0]}
+    received = [out / "gradebook.csv", out / "report.json", *(out / "feedback").rglob("*.md")]
+    for path in received:
+        text = path.read_text()
+        assert LEAK not in text and not any(m[len(LEAK):] in text for m in marks), path
+    rows = {r["submission"]: r for r in csv.DictReader((out / "gradebook.csv").open())}
+    assert rows["amy"]["total"] == rows["ben"]["total"] == "2"
+    leaker = (out / "feedback" / "leaker" / "feedback.md").read_text()
+    # the grader's own words are still there: the refused calls by their kind, the cell by its number
+    assert "refused reading outside its workspace" in leaker
+    assert "refused reading the grader or the course's model" in leaker
+    assert "raised RuntimeError" in leaker and "its message is not shown" in leaker
+    assert "the grading process stopped early" in (out / "feedback" / "leaker_exit" / "feedback.md").read_text()

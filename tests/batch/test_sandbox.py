@@ -535,8 +535,8 @@ def test_a_learner_s_code_that_exits_0_midway_is_reported():
     from grader.batch.sandbox.results import ChildRun, explain_exit
 
     run = ChildRun([1.0], found=True)
-    explain_exit(run, 0, False, None, "", n_cases=3)
-    assert run.problem == "the learner's code ended the process early (exit code 0)"
+    explain_exit(run, 0, False, None, n_cases=3)
+    assert run.problem == "the learner's code ended the process early (it exited before every test had run)"
 
 
 def test_a_sealed_job_cannot_be_overwritten_in_place():

@@ -281,13 +281,16 @@ def test_learner_text_is_inert_and_capped_in_feedback(tmp_path):
                     for v in subs[name]["verdicts"]]
         assert headings[1:] in (expected, expected + ["Notes"]), headings
         assert max(len(line) for line in text.splitlines()) < 3 * report.MAX_TEXT
-    html_fb = _render(feedback(out, "html"))
-    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html_fb  # shown, as text
-    assert "refused access to" in feedback(out, "html") and "alert(2)" in feedback(out, "html")
+    # what the learner's process sent is not shown at all, escaped or not: only the grader's words
+    for text in (feedback(out, "html"), feedback(out, "forge")):
+        assert "script" not in text and "alert" not in text and "evil" not in text and "forged" not in text
+    assert "refused reading outside its workspace" in feedback(out, "html")
+    assert "raised ValueError (its message is not shown" in feedback(out, "html")
     forge = subs["forge"]["verdicts"][0]
     assert (forge["exercise"], forge["status"], forge["points"]) == ("embed", "broken", 0)
-    assert len(forge["message"]) < 500  # the forged 100 KB type name is capped where it comes in
-    assert "T" * 101 not in forge["message"] and "T" * 101 not in feedback(out, "forge")
+    assert len(forge["message"]) < 500  # the forged 100 KB type name is not the learner's to name
+    assert "T" * 101 not in forge["message"] and "raised an exception of its own class" in forge["message"]
+    assert "line" not in forge["message"]  # a forged line number that is no line of the cell is not shown
     assert rows(out)["forge"]["one_hot_embed"] == "1" and rows(out)["html"]["one_hot_embed"] == "1"
     assert_full_marks(out, ["ann", "bob"])
     assert_bounded(out)

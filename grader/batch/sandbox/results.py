@@ -4,11 +4,22 @@ The child's results are frames (inside/frames.py) in a memory file the grader ma
 after the child has ended: at most MAX_RESULT_BYTES of it, every frame's JSON bounded
 and counted before parsing, its arrays within one decoding budget for the whole job,
 and every field checked before it becomes an answer for the judge.
+
+Nothing the child sends is shown back except through its judged answers: a child holds
+its exercise's hidden inputs, so any text it writes may carry them. What the feedback says
+of a run is in the grader's own words (``in_own_words``): an exception by its type, named
+only when it is one of Python's or NumPy's own, never by its message (kept for the judge,
+which asks of a case that must raise whether the message names the numbers involved); a
+changed input by the exercise's own argument name; a cell error by its cell, line and
+type; how the process ended by its kind, never by what it printed or its exit code.
 """
 from __future__ import annotations
 
+import builtins
 import signal
 from dataclasses import dataclass, field
+
+import numpy as np
 
 from ...judging import wire
 from ...judging.outcomes import Broken, ChangedInputs, NotAttempted, Raised
@@ -94,14 +105,17 @@ def _answer(tree, load):
             bases = tuple(str(b) for b in e.get("bases", []) if isinstance(b, str))[:30]
             raised = Raised(str(e.get("type", "?"))[:100], bases, str(e.get("message", ""))[:2000])
             if key == "unencodable":
-                return Broken(f"its return value could not be read ({raised.describe()})")
+                return Broken(f"its return value could not be read (encoding it raised "
+                              f"{known_error(raised.type_name)})")
             return raised
     if "value" in tree:
         return wire.decode(tree["value"], load)
     return Broken("malformed answer")
 
 
-def explain_exit(run: ChildRun, code, timed_out: bool, limits, output_tail: str, n_cases: int) -> None:
+def explain_exit(run: ChildRun, code, timed_out: bool, limits, n_cases: int) -> None:
+    """Why the run as a whole failed, from how the child ended: its kind, never what it
+    printed (its output is not read) nor the exit code it chose."""
     if run.problem:
         return
     if not isinstance(code, int):
@@ -117,7 +131,67 @@ def explain_exit(run: ChildRun, code, timed_out: bool, limits, output_tail: str,
             "SIGSYS": "made a system call the grader refuses",
         }.get(sig, f"crashed (signal {sig})")
     elif run.found is False and code not in (0, None) and not run.cell_errors:
-        last = output_tail.strip().splitlines()[-1] if output_tail.strip() else f"exit code {code}"
-        run.problem = f"the grading process stopped early ({last[:300]})"
+        run.problem = "the grading process stopped early, while the notebook's cells ran (did a cell exit?)"
     elif run.found and (code not in (0, None) or len(run.answers) < n_cases):
-        run.problem = f"the learner's code ended the process early (exit code {code})"
+        run.problem = "the learner's code ended the process early (it exited before every test had run)"
+
+
+# ------------------------------------------------------------------ in the grader's own words
+# The exception types a feedback may name: Python's and NumPy's own. Any other name is the
+# learner's to choose (a class can be called anything), so it is never shown.
+KNOWN_ERRORS = frozenset(
+    [n for n, t in vars(builtins).items() if isinstance(t, type) and issubclass(t, BaseException)]
+    + [n for n, t in vars(np.exceptions).items() if isinstance(t, type) and issubclass(t, BaseException)]
+    + ["LinAlgError"])
+OWN_CLASS = "an exception of its own class"
+# The messages the harness itself writes in place of the learner's (inside/harness.short_error).
+HARNESS_MESSAGES = frozenset({"printed or wrote far too much output (output limit reached)",
+                              "ran out of memory (the grader's memory limit was reached)"})
+WITHHELD = "its message is not shown in the batch grade; check() in your notebook shows it on the public examples"
+
+
+def known_error(name) -> str:
+    return name if name in KNOWN_ERRORS else OWN_CLASS
+
+
+def fixed_message(message) -> str:
+    """The harness's own sentence, or nothing."""
+    return message if message in HARNESS_MESSAGES else ""
+
+
+class Withheld(Raised):
+    """An exception raised in the child: judged on its type and message like any, described
+    by its type alone (or the harness's own sentence)."""
+
+    def describe(self) -> str:
+        fixed = fixed_message(self.message)
+        return f"{self.type_name}: {fixed}" if fixed else f"{self.type_name} ({WITHHELD})"
+
+
+def in_own_words(run: ChildRun, cells, cases) -> ChildRun:
+    """The run with nothing in it the child wrote as text: exceptions named from KNOWN_ERRORS
+    (messages withheld), changed inputs by the case's own argument names, cell errors by
+    their cell, line and type. ``cells``: the cells sent (their index and source)."""
+    run.answers = [_answer_in_own_words(a, case) for a, case in zip(run.answers, cases)]
+    run.cell_errors = [_cell_error_in_own_words(e, cells) for e in run.cell_errors]
+    return run
+
+
+def _answer_in_own_words(answer, case):
+    if isinstance(answer, Raised):
+        bases = tuple(b for b in answer.bases if b in KNOWN_ERRORS)
+        return Withheld(known_error(answer.type_name), bases, answer.message)
+    if isinstance(answer, ChangedInputs):
+        names = tuple(n for n in case.args if n in answer.names)
+        return ChangedInputs(names) if names else Broken("malformed answer")
+    return answer
+
+
+def _cell_error_in_own_words(error: dict, cells) -> dict:
+    """Cell number and line only when they are a cell sent and a line of it."""
+    lines = {c.index + 1: c.source.count("\n") + 1 for c in cells}
+    cell = error.get("cell") if type(error.get("cell")) is int and error.get("cell") in lines else None
+    line = error.get("line")
+    line = line if cell is not None and type(line) is int and 1 <= line <= lines[cell] else None
+    return {"cell": cell, "line": line, "type": known_error(error.get("type")),
+            "message": fixed_message(error.get("message"))}

@@ -38,7 +38,7 @@ from .inside import frames
 from .isolation import INSIDE, INSIDE_DIR, learner_uids, privileged
 from .limits import Limits
 from .processes import Job, Zygote, refusals
-from .results import ChildRun, collect, explain_exit
+from .results import ChildRun, collect, explain_exit, in_own_words
 
 # What is copied into the sandbox's /grader folder (with the course's config.py): every file
 # of inside/ (a new one there is copied too) and the values' encoding, judging/wire.py.
@@ -224,9 +224,8 @@ class LearnerSandbox:
             reply = zygote.ask({"op": "run", "role": "learner", "wall_s": limits.wall_s, "fds": j.names,
                                 "scratch": j.scratch}, j.fds, timeout=limits.wall_s + 30)
             j.end_calls()
-            run = collect(j.result, len(cases))
-            tail = frames.read_tail(j.output, limits.output_bytes)
-            run.refused = refusals(j.log)
+            run = in_own_words(collect(j.result, len(cases)), cells, cases)
+            run.refused = refusals(j.log)  # its kinds only; what the child printed is never read
         if reply is None:
             zygote.uid = None  # the uid stays with this learner
             zygote.close()
@@ -235,7 +234,7 @@ class LearnerSandbox:
             return run
         if reply.get("timed_out") is not True:  # a learner's own timeout says more than the oracle's
             _oracle_stopped(run, j.oracle_reply, limits, self.ws)
-        explain_exit(run, reply.get("status"), reply.get("timed_out") is True, limits, tail, len(cases))
+        explain_exit(run, reply.get("status"), reply.get("timed_out") is True, limits, len(cases))
         return run
 
 

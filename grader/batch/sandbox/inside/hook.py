@@ -4,9 +4,12 @@ CPython's audit hooks are no sandbox (its documentation says so, and learner cod
 reach around them). The walls are the operating system's (walls.py: namespaces, an
 unprivileged identity, seccomp, limits). What the hook adds is a clear sentence: an
 attempt to start a program, open a socket or read the course's files is refused here,
-first, with a PermissionError that says what was refused, and the refusal is written at
-once to descriptor 3, which the grader reads, so the feedback can name it even if the
-learner's code catches the error. Standalone: it runs inside the sandbox.
+first, with a PermissionError that says what was refused, and the refusal's kind is written
+at once to descriptor 3, which the grader reads, so the feedback can name it even if the
+learner's code catches the error. Only the kind is written, never the call's arguments (a
+path can hold a hidden input), and the grader shows a line of that log only when it is
+exactly one of REFUSAL_KINDS: learner code can write there too. Standalone: it runs inside
+the sandbox.
 """
 import os
 import signal
@@ -32,6 +35,14 @@ FORBIDDEN_EVENTS = {
 CLOSED_NATIVE = {"_posixsubprocess": "starting a program", "subprocess": "starting a program",
                  "multiprocessing": "starting a program", "ctypes": "loading native code (ctypes)",
                  "_ctypes": "loading native code (ctypes)", "_posixshmem": "shared memory"}
+# the kinds of path refusals (the others are FORBIDDEN_EVENTS' and CLOSED_NATIVE's values)
+CLIMBING = "a relative path with '..'"
+READING_OUTSIDE = "reading outside its workspace"
+WRITING_OUTSIDE = "writing outside the scratch folder"
+CLOSED_COURSE = "reading the grader or the course's model"
+# Every line the hook writes to the refusal log: what the grader may show of that log.
+REFUSAL_KINDS = frozenset(FORBIDDEN_EVENTS.values()) | frozenset(CLOSED_NATIVE.values()) | {
+    CLIMBING, READING_OUTSIDE, WRITING_OUTSIDE, CLOSED_COURSE}
 WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
 PATH_EVENTS = ("open", "os.listdir", "os.scandir", "glob.glob", "os.remove", "os.rename", "os.rmdir",
                "os.mkdir", "os.truncate", "os.chmod", "os.chown", "os.utime", "shutil.rmtree",
@@ -48,15 +59,16 @@ def close_doors(read_roots, own, modules, hidden=(), isinstance=isinstance, str=
     hidden = tuple(os.path.realpath(p) for p in hidden)
     own = os.path.realpath(own)
     closed = frozenset(modules) | frozenset(CLOSED_NATIVE)
-    why = dict.fromkeys(modules, "reading the grader or the course's model") | CLOSED_NATIVE
+    why = dict.fromkeys(modules, CLOSED_COURSE) | CLOSED_NATIVE
     realpath, fsdecode, sep, write_log = os.path.realpath, os.fsdecode, os.sep, os.write
 
-    def refuse(what):
+    def refuse(kind, detail=""):
+        """The kind goes to the log; the detail only into the learner's own exception."""
         try:
-            write_log(REFUSALS_FD, (what.replace("\n", " ")[:200] + "\n").encode("utf-8", "replace"))
+            write_log(REFUSALS_FD, (kind + "\n").encode())
         except OSError:
             pass
-        raise PermissionError(f"not allowed while grading: {what}")
+        raise PermissionError(f"not allowed while grading: {kind}{detail}")
 
     def closed_module(name):
         return any(name == m or name.startswith(m + ".") for m in closed)
@@ -67,22 +79,22 @@ def close_doors(read_roots, own, modules, hidden=(), isinstance=isinstance, str=
     def check_path(event, raw, writing):
         text = fsdecode(raw)
         if not text.startswith(sep) and ".." in text.split(sep):
-            refuse(f"a relative path with '..' ({text[:80]!r})")
+            refuse(CLIMBING, f" ({text[:80]!r})")
         path = realpath(text)
         if any(inside(path, h) for h in hidden):
-            refuse(f"access to {text[:120]!r}")
+            refuse(READING_OUTSIDE, f" ({text[:120]!r})")
         if writing:
             if not inside(path, own):
-                refuse(f"writing {text[:120]!r} outside the scratch folder")
+                refuse(WRITING_OUTSIDE, f" ({text[:120]!r})")
         elif not (any(inside(path, r) for r in roots) or path in DEVICES):
-            refuse(f"access to {text[:120]!r}")
+            refuse(READING_OUTSIDE, f" ({text[:120]!r})")
 
     def hook(event, args):
         if event in FORBIDDEN_EVENTS:
             refuse(FORBIDDEN_EVENTS[event])
         if event == "import" and args and isinstance(args[0], str) and closed_module(args[0]):
             top = next(m for m in closed if args[0] == m or args[0].startswith(m + "."))
-            refuse(f"import {args[0]} ({why[top]})")
+            refuse(why[top], f" (import {args[0][:80]})")
         if event not in PATH_EVENTS or not args:
             return
         writing = event in CHANGING_EVENTS or (event == "open" and len(args) > 2 and (
