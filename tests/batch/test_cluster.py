@@ -100,10 +100,12 @@ def test_without_dask_grading_here_is_unchanged_and_the_cluster_options_say_what
 
 def test_the_cluster_grades_a_class_as_this_machine_does(tmp_path, dask):
     klass = small_class(tmp_path)
+    secret = tmp_path / "secret"  # one course's secret for the three output folders: the same hidden cases
     proc = subprocess.Popen(GRADE + [str(klass), "--out", str(tmp_path / "workers"), "--workers", "2",
-                                     "--isolation", MODE], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    grade.grade_batch([klass], tmp_path / "here", isolation=MODE)  # while that cluster starts
-    on_cluster(dask[0], klass, tmp_path / "scheduler")
+                                     "--isolation", MODE, "--secret", str(secret)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    grade.grade_batch([klass], tmp_path / "here", isolation=MODE, secret=secret)  # while that cluster starts
+    on_cluster(dask[0], klass, tmp_path / "scheduler", secret=secret)
     proc.stderr = proc.communicate(timeout=300)[1]
     assert proc.returncode == 0, proc.stderr
     assert "learners graded per worker: tcp://127.0.0.1:" in proc.stderr

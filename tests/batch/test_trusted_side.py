@@ -707,3 +707,22 @@ def test_cluster_workers_draw_the_instructors_cases():
     learner = Learner("ann", [Notebook("01.ipynb", b"{}")])
     assert cluster.task_key(task.job_of(learner, sent, "f" * 64)) != \
         cluster.task_key(task.job_of(learner, settings(b"\2" * 32)[1], "f" * 64))
+
+
+def test_a_workspace_serving_two_batches_sends_each_its_own_cases():
+    """A cluster worker keeps its workspace across batches: a batch under another secret must
+    not be sent the inputs the last one encoded (its answers would be judged against others)."""
+    from grader.batch.records import Exercises
+    from grader.batch.sandbox.limits import Limits
+    from grader.batch.sandbox.workspace import Workspace
+
+    ws = Workspace(Limits(), "python")
+    try:
+        sent = []
+        for secret in (b"\1" * 32, b"\2" * 32, b"\2" * 32):
+            exercises = Exercises(lessons=["01_embeddings"], secret=secret)
+            embed = exercises.by_lesson["01_embeddings"][0]
+            sent.append(ws.encoded_cases("embed", exercises.answers(embed)[0])[1])
+        assert sent[0] != sent[1] == sent[2]
+    finally:
+        ws.close()

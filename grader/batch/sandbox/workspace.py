@@ -76,19 +76,23 @@ class Workspace:
         self.oracles: queue.Queue = queue.Queue()
         self.idle: queue.Queue = queue.Queue()   # (zygote, uid, group) of a slot between learners
         self._lock = threading.Lock()
-        self._cases: dict[str, tuple[list, bytes]] = {}
+        self._cases: dict[str, tuple[list, list, bytes]] = {}  # name: (cases, trees, blob)
 
     def inside(self, name: str) -> str:
         return f"{INSIDE}/{name}" if self.isolation == "namespaces" else str(self.zygote_dir / name)
 
     def encoded_cases(self, name: str, cases) -> tuple[list, bytes]:
-        """Each exercise's inputs, encoded once per batch (trees and one blob)."""
+        """Each exercise's inputs, encoded once per batch (trees and one blob). Kept with the
+        very list they encode: a workspace can outlive a batch (a cluster worker's serves
+        every batch of its settings), and another batch's cases (another secret's) are
+        encoded afresh, never answered with this one's inputs."""
         with self._lock:
-            if name not in self._cases:
+            cached = self._cases.get(name)
+            if cached is None or cached[0] is not cases:
                 blob = bytearray()
                 enc = wire.Encoder(None, blob=blob)
-                self._cases[name] = ([enc(c.args) for c in cases], bytes(blob))
-            return self._cases[name]
+                self._cases[name] = (cases, [enc(c.args) for c in cases], bytes(blob))
+            return self._cases[name][1:]
 
     def describe(self) -> dict:
         """What held learner code in, for report.json."""
