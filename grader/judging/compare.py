@@ -20,6 +20,8 @@ seeds.py's rules on seeds and random generators apply.
 """
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from .details import dtype_hint
@@ -189,6 +191,48 @@ def judge_case(exercise: Exercise, case: Case, answer, expected) -> str | None:
         where = first_difference(answer, expected, tol, exercise.returns)
         reason += f"; {where}" if where else ""
     return reason
+
+
+# What a hidden case's failure says: its kind, in words the grader owns, never a value the
+# learner's code chose. A shape, a count, a dict key, a type's name or the size of an error are
+# all the learner's to choose, and a learner's function holds the hidden inputs when it returns:
+# echoed, they would carry those inputs back in the feedback, run after run. Dtype names and
+# the grader's own names (a tuple item's, an expected key's) come from fixed sets and stay.
+_HIDDEN_KINDS = (
+    ("wrong shape", "wrong shape (the public examples show the shapes expected)"),
+    ("wrong dtype: got a Python", None), ("wrong dtype", None),
+    ("right shape and dtype, but values differ", "right shape and dtype, but values differ beyond the tolerance"),
+    ("infinite or NaN entries", None), ("integer values differ", None),
+    ("raised NotImplementedError", None), ("the reference itself failed", None),
+    ("dict keys differ", "the dict's keys are not the expected ones"),
+    # the seed rules and the statistical judges name tests, keys and draws of the grader's own
+    ("another seed gave", None), ("the config and seed of test", None), ("`", None),
+    ("the inputs of test", None), ("drew ", None), ("the tensors do not repeat", None),
+    ("the dict holds a separate output head", None), ("biases start", None), ("LayerNorm gains", None),
+)
+
+
+def hidden_wording(reason: str, names: tuple[str, ...] = ()) -> str:
+    """``reason`` as a hidden case's failure may show it (see _HIDDEN_KINDS): a known kind in
+    the grader's words; anything else, the kind alone ("wrong answer"), never its details."""
+    for name in names:  # a tuple item's name: the grader's own
+        if reason.startswith(f"{name}: "):
+            return f"{name}: " + hidden_wording(reason[len(name) + 2:])
+    item = re.match(r"(item \d+|'[^']*'): (.*)", reason, re.S)  # a tuple item, an expected dict's key
+    if item:
+        return f"{item[1]}: {hidden_wording(item[2])}"
+    if reason.startswith("'"):  # an initialisation's tensor, by its (expected) name: init_gpt's judge
+        return reason
+    if "value(s) are NaN or infinite" in reason:
+        return "NaN or infinite values where finite values were expected"
+    for start, said in _HIDDEN_KINDS:
+        if reason.startswith(start):
+            return reason if said is None else said
+    if reason.startswith("raised "):  # exception types arrive as Python's or NumPy's own names
+        return re.sub(r"\d+", "#", reason)  # a message's length is the learner's to choose
+    if reason.startswith("returned "):
+        return "returned something other than what this test expects"
+    return "wrong answer"
 
 
 def _drawn(exercise: Exercise, case: Case) -> bool:

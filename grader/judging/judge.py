@@ -10,7 +10,7 @@ a verdict reports (outcomes.py's, re-exported here).
 """
 from __future__ import annotations
 
-from .compare import case_reasons
+from .compare import case_reasons, hidden_wording
 from .details import inputs_brief
 from .diagnoses import diagnose
 from .naming import name_mistakes
@@ -46,14 +46,19 @@ def judge(exercise: Exercise, cases: list[Case], answers: list, expected: list,
                 or diagnose(exercise, cases, answers, expected, failed))
     first = failed[0]
     where = "public example" if cases[first].public else "hidden test"
-    message = f"failed {len(failed)} of {tests(total)}; first failure ({where} {first + 1}): {reasons[first]}"
+    # what the learner reads: a public example's full reason, a hidden case's kind (compare.hidden_wording);
+    # a stopped or broken run and a changed input are told in the grader's own words either way
+    own_words = (Broken, ChangedInputs, NotAttempted)
+    shown = [r if r is None or cases[i].public or isinstance(answers[i], own_words)
+             else hidden_wording(r, exercise.returns) for i, r in enumerate(reasons)]
+    message = f"failed {len(failed)} of {tests(total)}; first failure ({where} {first + 1}): {shown[first]}"
     if cases[first].public:  # no secret: the student edition ships the public examples
         message += f"\n  Inputs of public example {first + 1}: {inputs_brief(cases[first].args)}"
     for m in mistakes:
         message += f"\n  Likely mistake: {m.name}. {m.explanation}"
     status = "broken" if passed == 0 and all(isinstance(answers[i], Broken) for i in failed) else "failed"
     return Verdict(exercise.name, status, passed, total, points, exercise.points, message,
-                   [m.name for m in mistakes], [f"test {i + 1}: {reasons[i]}" for i in failed])
+                   [m.name for m in mistakes], [f"test {i + 1}: {shown[i]}" for i in failed])
 
 
 def _points(points: float, cases, failed: set[int], hidden_only: bool) -> float:

@@ -270,7 +270,7 @@ def test_a_public_float_difference_names_the_tuple_item_and_shows_the_inputs():
     assert f"first difference at dE[{i}, {j}]: expected {dE[i, j]}, got {dE[i, j] * 2}" in v.message
     public = len(registry.get("tied_lm_loss_and_grad").cases(hidden=False))
     hidden = [f for f in v.failures if int(f.split()[1].rstrip(":")) > public]
-    kind = r"test \d+: dE: right shape and dtype, but values differ \(max relative error \S+, tolerance \S+\)"
+    kind = r"test \d+: dE: right shape and dtype, but values differ beyond the tolerance"  # no size: it is the learner's
     assert hidden and all(re.fullmatch(kind, f) for f in hidden), hidden
     idx, targets = case.args["idx"], case.args["targets"]
     assert (f"Inputs of public example 1: E: float64 {case.args['E'].shape}; A: float64 {case.args['A'].shape}; "
@@ -341,7 +341,11 @@ def test_nan_where_finite_values_are_expected_has_its_own_message():
     v = evaluate(gelu_tanh)
     assert v.passed == 0
     assert v.failures[0].startswith("test 1: 1 value(s) are NaN or infinite where finite values were expected")
-    assert all("1 value(s) are NaN or infinite where finite values were expected" in f for f in v.failures)
+    public = len(registry.get("gelu_tanh").cases(hidden=False))
+    for f in v.failures:  # a hidden test says the kind, not the count: the count is the learner's to choose
+        said = ("1 value(s) are NaN or infinite" if int(f.split()[1].rstrip(":")) <= public
+                else "NaN or infinite values")
+        assert f"{said} where finite values were expected" in f, f
     assert "wrong places" not in v.message
     x = _public("gelu_tanh").args["x"]
     expected = _reference("gelu_tanh")(x)

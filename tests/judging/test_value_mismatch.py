@@ -80,3 +80,36 @@ def test_a_tuple_of_the_wrong_length_fails_naming_the_length(drop_or_add):
     assert value_cases and verdict.total - verdict.passed == len(value_cases)
     assert all("expected a tuple of 2" in failure for failure in verdict.failures)
     assert value_mismatch((expected[0][0],), expected[0], 1e-8) == "returned a tuple of 1; expected a tuple of 2"
+
+
+def test_a_hidden_case_s_failure_carries_nothing_the_learner_chose():
+    """A learner's function holds a hidden case's inputs when it returns: a shape, a count, a
+    dict key, a type's name or an error's size it chooses would carry them back in the
+    feedback. A hidden case's failure says its kind; a public example's says everything."""
+    from grader.checking.check import evaluate
+    from grader.judging import registry
+
+    class LEAKTYPE:
+        pass
+
+    calls = {"n": 0}
+
+    def gelu_tanh(x):
+        calls["n"] += 1
+        if calls["n"] % 3 == 0:
+            return np.zeros((7, 1, 7, 1, 7, 42))                  # a shape that spells data
+        if calls["n"] % 3 == 1:
+            return LEAKTYPE()                                       # a type's name
+        out = np.full(x.shape, np.nan, x.dtype)
+        out.flat[: min(x.size, 5)] = 0.123456                      # a count of NaNs, an error's size
+        return out
+
+    verdict = evaluate(gelu_tanh)
+    public = len(registry.get("gelu_tanh").cases(hidden=False))
+    hidden = [f for f in verdict.failures if int(f.split()[1].rstrip(":")) > public]
+    assert len(hidden) >= 3
+    for failure in hidden:
+        assert "42" not in failure and "7, 1" not in failure and "LEAKTYPE" not in failure, failure
+        assert not any(ch.isdigit() for ch in failure.split(":", 1)[1]), failure
+    shown = " ".join(f for f in verdict.failures if f not in hidden)
+    assert "LEAKTYPE" in shown or "(7, 1, 7, 1, 7, 42)" in shown or "value(s) are NaN" in shown  # public: all
