@@ -39,6 +39,14 @@ def _stubs(args) -> int:
     return 0
 
 
+def _secret(args) -> Path | None:
+    from .batch.state import PUBLIC_SEEDS
+
+    if args.public_seeds and args.secret:
+        raise ValueError("--public-seeds and --secret exclude each other: give one")
+    return PUBLIC_SEEDS if args.public_seeds else Path(args.secret) if args.secret else None
+
+
 def cmd_grade(args) -> int:
     from .batch.report import plain
     from .batch.inputs.collect import ClassArgument, InputError
@@ -65,7 +73,7 @@ def cmd_grade(args) -> int:
         subs = grade_batch(inputs, Path(args.out), limits,
                            jobs=args.jobs, force=args.force, points=points, isolation=args.isolation,
                            lessons=lessons, scoring=args.scoring, progress=Progress(),
-                           cluster=_cluster(args), secret=Path(args.secret) if args.secret else None)
+                           cluster=_cluster(args), secret=_secret(args))
     except (InputError, ValueError, OSError, BatchStopped) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -230,6 +238,10 @@ def main(argv=None) -> int:
                    help="the file of the course's secret the hidden cases are drawn from (made, 0600, if "
                         "missing; default OUT/.state/.secret): pass the same file to every run of one "
                         "course, so regrades draw the same cases; keep it private and out of the release")
+    p.add_argument("--public-seeds", action="store_true",
+                   help="draw the hidden cases from the public repository's seeds, as the full course's "
+                        "check() does, to compare the two; anyone can compute those cases: never for "
+                        "grading a class")
     p.set_defaults(func=cmd_grade)
     p = sub.add_parser("release", help="build the student bundle: lessons, exercises, public checks")
     p.add_argument("--out", required=True, help="folder to create")

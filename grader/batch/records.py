@@ -82,8 +82,9 @@ class Exercises:
         return {"lessons": self.assignment, "scoring": self.scoring, "points": self.points,
                 "cases": secret_id(self.secret)}
 
-    def use_secret(self, secret: bytes) -> None:
-        """The hidden cases' secret, set before any case is drawn (cases are cached)."""
+    def use_secret(self, secret: bytes | None) -> None:
+        """The hidden cases' secret, set before any case is drawn (cases are cached); None: the
+        public repository's seeds (--public-seeds)."""
         with self._lock:
             if self._cache and secret != self.secret:
                 raise RuntimeError("internal grader error: the secret changed after cases were drawn")

@@ -142,11 +142,18 @@ class SecretError(ValueError):
     """The secret file cannot be used; the CLI exits 2 with this message."""
 
 
-def load_secret(named: Path | None, state: Path, root: Path) -> bytes:
+# --public-seeds: the hidden cases of the public repository's own seeds, which anyone can compute;
+# only for comparing the batch with the full course's check() (the tests' agreement checks)
+PUBLIC_SEEDS = Path("<the public repository's seeds>")
+
+
+def load_secret(named: Path | None, state: Path, root: Path) -> bytes | None:
     """The instructor's secret: from the file ``named`` (--secret), else OUT/.state/.secret,
     made with 32 random bytes (0600) when the file is missing, never replacing one that
     exists. A file a learner's process could read (the sandbox sees /usr and the Python
     installation) is refused: the secret is what keeps the hidden cases unknown."""
+    if named == PUBLIC_SEEDS:
+        return None
     path = Path(os.path.realpath(named)) if named is not None else state / ".secret"
     seen = _seen_by_sandbox(path)
     if seen:
