@@ -26,6 +26,7 @@ from conftest import ROOT
 sys.path.insert(0, str(ROOT / "scripts"))
 from nbbuild import code, notebook  # noqa: E402
 
+from grader import notebook as nbk  # noqa: E402
 from grader.batch.sandbox.isolation import namespaces_problem  # noqa: E402
 from test_hostile import GOOD_EMBED, GOOD_ONE_HOT  # noqa: E402  (a correct classmate's answers)
 
@@ -300,9 +301,11 @@ def walled_class(tmp_path_factory):
         write_learner(klass / f"correct_{i}", [GOOD_EMBED, GOOD_ONE_HOT])
     for name, cells in CREDIT.items():
         write_learner(klass / name, cells)
-    # the grader's own work stays linear: a 40,000-line cell (quadratic reading took minutes)
-    write_learner(klass / "long_cell", ["\n".join(f"x{i} = {i}" for i in range(40_000)) + "\n" + GOOD_EMBED,
-                                        GOOD_ONE_HOT])
+    # the grader's own work stays linear: a cell of thousands of lines just under the cap on a
+    # cell's length (quadratic reading took minutes)
+    lines = "\n".join(f"x{i} = {i}" for i in range(7_000))
+    assert len(lines) + len(GOOD_EMBED) < nbk.MAX_CELL_CHARS
+    write_learner(klass / "long_cell", [lines + "\n" + GOOD_EMBED, GOOD_ONE_HOT])
     solution_cells = [c for c in nbformat.read(ROOT / "solutions" / "03_mlp_block_exercises.ipynb", 4).cells
                       if "exercise" in c.metadata.get("tags", [])]
     gelu, mlp = (c.source for c in solution_cells[:2])
