@@ -320,18 +320,25 @@ def walled_class(tmp_path_factory):
             "report": {s["name"]: s for s in json.loads((out / "report.json").read_text())["submissions"]}}
 
 
-def reported(graded, name) -> dict:
-    verdict = next(v for v in graded["report"][name]["verdicts"] if v["exercise"] == "embed")
-    found = re.search(r"report ((?:\w+=\w+ ?)+)", verdict["message"])
-    assert found, verdict["message"]
-    return dict(pair.split("=") for pair in found.group(1).split())
+# What a route's attacker reports comes back as its exception's message, which the judge reads
+# and the feedback never shows (nothing a learner's process sends comes back to the learner):
+# the tests read it from the child's answers, run through the workspace as the grader runs it.
+@pytest.fixture(scope="module")
+def route_box():
+    ws = Workspace(Limits(wall_s=60), "namespaces")
+    sandbox = ws.learner()
+    try:
+        yield sandbox
+    finally:
+        sandbox.close()
+        ws.close()
 
 
 @WALLS
 @pytest.mark.parametrize("name", sorted(ROUTES))
-def test_route_is_walled_in(walled_class, name):
+def test_route_is_walled_in(walled_class, route_box, name):
     allowed = ROUTES[name][1]
-    outcomes = reported(walled_class, name)
+    outcomes = outcomes_of(cell_in_child(route_box, ROUTES[name][0]))
     assert set(outcomes) == set(allowed)
     for what, result in outcomes.items():
         assert result in allowed[what], f"{name}: {what} -> {result}"
@@ -352,9 +359,17 @@ def test_classmates_keep_full_marks_and_rows(walled_class):
 
 
 @WALLS
-def test_no_reference_code_in_a_composite_exercise_s_process(walled_class):
-    verdict = next(v for v in walled_class["report"]["secrets"]["verdicts"] if v["exercise"] == "block")
-    found = dict(pair.split("=") for pair in re.search(r"report ((?:\w+=\w+ ?)+)", verdict["message"]).group(1).split())
+def test_no_reference_code_in_a_composite_exercise_s_process(walled_class, route_box):
+    solution_cells = [c for c in nbformat.read(ROOT / "solutions" / "03_mlp_block_exercises.ipynb", 4).cells
+                      if "exercise" in c.metadata.get("tags", [])]
+    gelu, mlp = (c.source for c in solution_cells[:2])
+    block = registry.get("block")
+    cells = [GradedCell(i, src, names) for i, (src, names) in
+             enumerate([("import math", []), (gelu, ["gelu_tanh"]), (mlp, ["mlp"]), (SECRETS_BLOCK, ["block"])])]
+    run = route_box.run(cells, "block", block.cases(hidden=False)[:1],
+                        pieces_source(reference_functions(block, registry)), block.uses, route_box.ws.limits)
+    assert not run.problem, run.problem
+    found = outcomes_of(run.answers[0].message)
     assert found == {"memory": "absent", "pieces_code": "absent", "own_marker": "found", "layer_norm": "proxy"}
     row = walled_class["rows"]["secrets"]
     assert (row["gelu_tanh"], row["mlp"], row["block"]) == ("1", "1", "0")
@@ -387,13 +402,14 @@ def test_nothing_on_the_machine_changed(walled_class):
 def test_unhook_really_disables_the_hook(tmp_path):
     """Under --isolation python the hook is all there is: the unhooked attacker reads a file
     the hook would refuse. So the reports above measure the walls, not the hook."""
-    klass = tmp_path / "class"
-    write_learner(klass / "eve", [attacker("report(read=attempt(lambda: open('/etc/hostname').read()))"),
-                                  GOOD_ONE_HOT])
-    proc = run_grader(klass, tmp_path / "out", isolation="python")
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    report = json.loads((tmp_path / "out" / "report.json").read_text())["submissions"][0]
-    assert "report read=ok" in report["verdicts"][0]["message"]
+    klass_cell = attacker("report(read=attempt(lambda: open('/etc/hostname').read()))")
+    ws = Workspace(Limits(wall_s=60), "python")
+    try:
+        with ws.learner() as sandbox:
+            message = cell_in_child(sandbox, klass_cell)
+    finally:
+        ws.close()
+    assert outcomes_of(message) == {"read": "ok"}, message
 
 
 @WALLS
@@ -442,6 +458,7 @@ def test_the_report_says_which_walls_and_limits_held(walled_class):
 # with that wall removed; the routes above only show that attacks fail.
 from grader.batch.sandbox.inside import syscalls, walls  # noqa: E402
 from grader.batch.sandbox.limits import Limits  # noqa: E402
+from grader.batch.sandbox.pieces import pieces_source, reference_functions  # noqa: E402
 from grader.batch.sandbox.workspace import Workspace  # noqa: E402
 from grader.judging import registry  # noqa: E402
 from grader.notebook import GradedCell  # noqa: E402
@@ -450,7 +467,12 @@ from grader.notebook import GradedCell  # noqa: E402
 def in_child(box, body: str, wall_s: float | None = None) -> str:
     """Run ``body`` (learner code, unhooked) as an exercise in a fresh child of ``box``'s
     grading process; what it reports with ``report(...)`` (or the run's problem)."""
-    cell = attacker(body)
+    return cell_in_child(box, attacker(body), wall_s)
+
+
+def cell_in_child(box, cell: str, wall_s: float | None = None) -> str:
+    """Run the learner's cell (defining ``embed``) as an exercise in a fresh child of ``box``'s
+    grading process; what it reports with ``report(...)`` (or the run's problem)."""
     limits = box.ws.limits if wall_s is None else Limits(wall_s=wall_s)
     run = box.run([GradedCell(0, cell, ["embed"])], "embed", registry.get("embed").cases(hidden=False)[:1], [], (),
                   limits)
@@ -459,7 +481,7 @@ def in_child(box, body: str, wall_s: float | None = None) -> str:
     return run.answers[0].message
 
 
-def outcomes(message: str) -> dict:
+def outcomes_of(message: str) -> dict:
     found = re.search(r"report ((?:\S+=\S+ ?)+)", message)
     assert found, message
     return dict(pair.split("=", 1) for pair in found.group(1).split())
@@ -511,7 +533,7 @@ def zygote_pid(box) -> int:
 def test_a_child_holds_exactly_the_descriptors_it_was_given(box):
     """0 (/dev/null), 1 and 2 (its output), 3 (the refusal log) and 5 (its results); the job
     (4) it has read and closed; nothing of its grading process's (all closed above 7)."""
-    got = outcomes(in_child(box, """
+    got = outcomes_of(in_child(box, """
 import os
 import os, resource
 def is_open(fd):
@@ -528,7 +550,7 @@ report(fds=','.join(str(fd) for fd in range(resource.getrlimit(resource.RLIMIT_N
 
 @WALLS
 def test_hard_limits_equal_soft_and_none_can_be_raised(box):
-    got = outcomes(in_child(box, """
+    got = outcomes_of(in_child(box, """
 import resource
 out = {}
 for name in ('RLIMIT_AS', 'RLIMIT_CPU', 'RLIMIT_FSIZE', 'RLIMIT_NPROC'):
@@ -578,9 +600,9 @@ def test_each_child_has_ipc_pid_and_mount_namespaces_of_its_own(box):
     watcher = threading.Thread(target=hold_first_child)
     watcher.start()
     try:
-        first = outcomes(in_child(box, NAMESPACES_SEEN.format(sleep=3)))
+        first = outcomes_of(in_child(box, NAMESPACES_SEEN.format(sleep=3)))
         watcher.join()
-        second = outcomes(in_child(box, NAMESPACES_SEEN.format(sleep=0)))
+        second = outcomes_of(in_child(box, NAMESPACES_SEEN.format(sleep=0)))
     finally:
         watcher.join()
         for fd in held:
@@ -614,7 +636,7 @@ def test_a_pid_says_nothing_about_the_exercise_before(box):
     seen = []
     for threads in (20, 1):
         in_child(box, RELAY_PIDS.format(threads=threads))
-        seen.append(outcomes(in_child(box, READ_PIDS)))
+        seen.append(outcomes_of(in_child(box, READ_PIDS)))
     assert seen[0] == seen[1], seen
     assert seen[0]["pid"] == "2" and seen[0]["processes"] == "2", seen
 
@@ -708,7 +730,7 @@ def test_a_call_newer_than_the_filter_is_refused_inside_a_child(box):
     refuses them; 470 is no call yet. mincore, which every kernel has and the list leaves out,
     shows the refusal is the filter's own: each gets ENOSYS, as from a kernel without it."""
     mincore = {"x86_64": 27, "aarch64": 232}[walls.machine()]
-    got = outcomes(in_child(box, f"""
+    got = outcomes_of(in_child(box, f"""
 import ctypes, errno
 libc = ctypes.CDLL(None, use_errno=True)
 def call(nr):
