@@ -254,6 +254,11 @@ def failed_cases(failures: list[str]) -> dict[int, str]:
     return {int(m.group(1)): m.group(2) for m in found if m}
 
 
+def withheld(reason: str) -> str:
+    """A reason as the batch words it: 'raised ValueError: <message>' -> 'raised ValueError'."""
+    return re.sub(r"^raised (\w+)(: .*| \(its message is not shown.*)$", r"raised \1", reason, flags=re.S)
+
+
 @pytest.mark.parametrize("name", list(CORPUS))
 def test_check_and_the_gradebook_agree_on_every_case(gradebook, name):
     nb = CORPUS[name]
@@ -266,7 +271,10 @@ def test_check_and_the_gradebook_agree_on_every_case(gradebook, name):
         public = len(registry.get(exercise).cases(hidden=False))
         mine, theirs = failed_cases(verdict.failures), failed_cases(there[exercise]["failures"])
         assert set(mine) == set(theirs), (exercise, verdict.message, there[exercise]["message"])
-        assert {i: r for i, r in mine.items() if i <= public} == {i: r for i, r in theirs.items() if i <= public}
+        # a public example's reason is the same words, except that the batch never shows an
+        # exception's message (the learner's process holds every case's inputs while it runs)
+        assert ({i: withheld(r) for i, r in mine.items() if i <= public}
+                == {i: withheld(r) for i, r in theirs.items() if i <= public})
         assert verdict.status == there[exercise]["status"] and verdict.mistakes == there[exercise]["mistakes"]
 
 
