@@ -362,3 +362,19 @@ def test_force_regrades_learners_already_graded(tmp_path):
     forced = subprocess.run(GRADE + [str(klass), "--out", str(out), "--force"], check=True, capture_output=True,
                             text=True)
     assert "already graded" not in forced.stderr and rows(out)[0]["total"] == "2"
+
+
+def test_a_rerun_after_only_a_non_notebook_file_changed_updates_the_notes(tmp_path):
+    """TEST_GAPS round 4: what the learner's upload held beyond notebooks is said in their
+    feedback (notes); a file added after grading changes the notes, so the rerun must not keep
+    the stale feedback that never mentions it."""
+    klass = tmp_path / "class"
+    write_learner(klass / "cat", [GOOD_EMBED, GOOD_ONE_HOT])
+    out = tmp_path / "out"
+    subprocess.run(GRADE + [str(klass), "--out", str(out)], check=True, capture_output=True)
+    feedback = out / "feedback" / "cat" / "feedback.md"
+    assert "answers.pdf" not in feedback.read_text()
+    (klass / "cat" / "answers.pdf").write_bytes(b"%PDF-1.4")
+    again = subprocess.run(GRADE + [str(klass), "--out", str(out)], check=True, capture_output=True, text=True)
+    assert "already graded" not in again.stderr
+    assert "answers.pdf" in feedback.read_text()
