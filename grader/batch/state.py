@@ -112,21 +112,7 @@ def load_key(state: Path, root: Path) -> bytes:
     check_target(path, root)
     state.mkdir(parents=True, exist_ok=True)
     if _read_regular(path, KEY_BYTES) is None:
-        fd, tmp = tempfile.mkstemp(dir=state, prefix=".key.")
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(secrets.token_bytes(KEY_BYTES))
-                f.flush()
-                os.fsync(f.fileno())
-            try:
-                os.link(tmp, path)  # never replaces a key that exists
-            except FileExistsError:
-                pass
-            except OSError:  # a disk without hard links
-                os.replace(tmp, path)
-        finally:
-            if os.path.lexists(tmp):
-                os.unlink(tmp)
+        _create_private(path, secrets.token_bytes(KEY_BYTES))
     key = _read_regular(path, KEY_BYTES)
     if key is None or len(key) != KEY_BYTES:
         raise OutputError(f"{path} is not a key this grader wrote; delete it (every saved result "
@@ -183,16 +169,21 @@ def _seen_by_sandbox(path: Path) -> str | None:
 
 def _create_secret(path: Path) -> None:
     """A new secret, 0600 from the start (mkstemp), linked into place only where no file is."""
-    if os.path.lexists(path):
-        return
+    if not os.path.lexists(path):
+        _create_private(path, (secrets.token_hex(SECRET_BYTES) + "\n").encode("ascii"))
+
+
+def _create_private(path: Path, data: bytes) -> None:
+    """``data`` written 0600 from the start (mkstemp) and linked into place only where no file
+    is, so two runs never end up with different keys or secrets."""
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
     try:
-        with os.fdopen(fd, "w", encoding="ascii") as f:
-            f.write(secrets.token_hex(SECRET_BYTES) + "\n")
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
             f.flush()
             os.fsync(f.fileno())
         try:
-            os.link(tmp, path)  # never replaces a secret that exists
+            os.link(tmp, path)  # never replaces a file that exists
         except FileExistsError:
             pass
         except OSError:  # a disk without hard links

@@ -325,13 +325,7 @@ def walled_class(tmp_path_factory):
 # the tests read it from the child's answers, run through the workspace as the grader runs it.
 @pytest.fixture(scope="module")
 def route_box():
-    ws = Workspace(Limits(wall_s=60), "namespaces")
-    sandbox = ws.learner()
-    try:
-        yield sandbox
-    finally:
-        sandbox.close()
-        ws.close()
+    yield from learner_box(Limits(wall_s=60))
 
 
 @WALLS
@@ -487,15 +481,20 @@ def outcomes_of(message: str) -> dict:
     return dict(pair.split("=", 1) for pair in found.group(1).split())
 
 
-@pytest.fixture
-def box():
-    ws = Workspace(Limits(wall_s=30), "namespaces")
+def learner_box(limits):
+    """A learner's turn on a grading slot of a fresh workspace, closed with it."""
+    ws = Workspace(limits, "namespaces")
     sandbox = ws.learner()
     try:
         yield sandbox
     finally:
         sandbox.close()
         ws.close()
+
+
+@pytest.fixture
+def box():
+    yield from learner_box(Limits(wall_s=30))
 
 
 def parents() -> dict[int, int]:
