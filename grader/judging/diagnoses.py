@@ -79,6 +79,7 @@ def _init_statistics(exercise, cases, answers, expected, failed):
     if exercise.judge is not init_judge:
         return None
     dtypes, ratios = set(), {}   # ratios: (group, case) -> the std ratios of its failing tensors
+    off: dict[str, set[str]] = {}  # group -> the tensors (layer numbers dropped) whose std is off
     for i in failed:
         if not isinstance(answers[i], dict) or not isinstance(expected[i], dict):
             return None
@@ -102,6 +103,7 @@ def _init_statistics(exercise, cases, answers, expected, failed):
             ratio = s["std"] / es["std"]
             if abs(ratio - 1) > SIGMAS * math.sqrt(1.0 / (2 * n) * 2):
                 ratios.setdefault((_group(key), i), []).append((ratio, n))
+                off.setdefault(_group(key), set()).add(re.sub(r"^h\.\d+\.", "", key))
     if dtypes:
         if len(dtypes) == 1 and not ratios and all(isinstance(answers[i], dict) for i in failed):
             got, want = next(iter(dtypes))
@@ -111,7 +113,11 @@ def _init_statistics(exercise, cases, answers, expected, failed):
         return None
     if not ratios:
         return None
-    return _std_factor(cases, failed, ratios)
+    return _std_factor(cases, failed, ratios, off)
+
+
+_GROUP_TENSORS = {"residual projections (attn.c_proj.weight, mlp.c_proj.weight)": {"attn.c_proj.weight", "mlp.c_proj.weight"},
+                  "other weights (wte, wpe, c_attn, c_fc)": {"wte", "wpe", "attn.c_attn.weight", "mlp.c_fc.weight"}}
 
 
 def _group(key: str) -> str:
@@ -133,7 +139,10 @@ _STD_FACTORS = {  # name of the factor -> (its value for n_layer L, what it says
 }
 
 
-def _std_factor(cases, failed, ratios):
+def _std_factor(cases, failed, ratios, off):
+    """The tensors whose std is off by one known factor on every failing test, named by the
+    tensors themselves (a name that blamed the whole group would send a learner to fix the
+    tensors that are right)."""
     groups = {g for g, _ in ratios}
     found = []
     for g in sorted(groups):
@@ -148,8 +157,10 @@ def _std_factor(cases, failed, ratios):
         if len(fits) != 1:
             return None
         label, says = fits[0]
-        found.append((f"{g.split(' (')[0]} {says}",
-                      f"The standard deviation of the {g} is {label} times GPT-2's on every test "
+        whole = off[g] >= _GROUP_TENSORS[g]   # every tensor of the group: the group's own name
+        tensors = g.split(" (")[0] if whole else ", ".join(sorted(off[g]))
+        found.append((f"{tensors} {says}",
+                      f"The standard deviation of the {g if whole else tensors} is {label} times GPT-2's on every test "
                       f"(std 0.02 for the weights, 0.02 / sqrt(2 * n_layer) for the two residual "
                       "projections)."))
     return found

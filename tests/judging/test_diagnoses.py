@@ -173,6 +173,10 @@ NAMED = [  # (id, exercise, source, the name)
      "residual projections scaled by 1/sqrt(L) instead of 1/sqrt(2L)"),
     ("init_gpt: 1/sqrt(2) without L", "init_gpt", INIT.format(proj="0.02 / math.sqrt(2)"),
      "residual projections scaled by 1/sqrt(2) without the layer count L"),
+    # only wpe off (OpenAI's code drew it with 0.01): the name is that tensor's, not its group's
+    ("init_gpt: wpe with std 0.01", "init_gpt",
+     INIT.format(proj="0.02 / math.sqrt(2 * L)").replace('"wpe": rng.normal(0, 0.02,', '"wpe": rng.normal(0, 0.01,'),
+     "wpe half as wide"),
     ("tied: -dE", "tied_lm_loss_and_grad", TIED.format(loss="loss", dE="-dE"), "dE: sign flipped"),
     ("tied: float(loss)", "tied_lm_loss_and_grad", TIED.format(loss="float(loss)", dE="dE"),
      "loss returned as a Python float"),
