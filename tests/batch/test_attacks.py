@@ -6,7 +6,8 @@ docs, the lessons and the grader's behaviour:
 - round1/ was written and measured once on the code before issue 26's changes: 12 of 20
   breached (hidden inputs in exception messages and refusal notes, an answer book from the
   public seeds, pid relays, a zip naming classmates, the trusted side's memory and time);
-- round2/ was written against the hardened design and measured once on it.
+- round2/ was written against the hardened design and measured once on it: 11 of 20 breached
+  (two only by time bounds, which these tests do not assert).
 An attack still breached is marked xfail(strict) with what remains, so closing it shows up as
 a failure to update this list, and a regression of a contained one fails outright.
 """
@@ -23,8 +24,23 @@ from conftest import ROOT
 from grader.batch.sandbox.isolation import namespaces_problem
 
 HERE = Path(__file__).resolve().parent / "attacks"
-# attack -> why it still breaches (the closing note of issue 26 says what remains and why)
-STILL_BREACHED: dict[str, str] = {}
+# attack -> why it still breaches (issue 26 stays open for these; its closing note says so)
+STILL_BREACHED: dict[str, str] = {
+    "round2/a02_dict_key_leak": "a public example's failure shows the learner's dict keys, and the child holds "
+                                "every case's inputs while it answers the public ones",
+    "round2/a03_dtype_field_leak": "a public example's failure shows a structured dtype's field names",
+    "round2/a04_exception_disguise": "the line of a definition-time error is the learner's to choose",
+    "round2/a11_canvas_lookalike_upload": "a learner's zip named like a Canvas download is read as one",
+    "round2/a12_nested_folder_upload": "a folder argument is a class, so an upload unpacked as a folder speaks "
+                                       "for the names inside it",
+    "round2/a13_id_clash_rename": "a clash gives every clashing row a suffix, the genuine learner's too",
+    "round2/a15_refusal_count_channel": "refusal counts are the learner's to choose",
+    "round2/a20_public_echo_hidden": "a public example's first difference shows a value the learner chose, "
+                                     "computed from hidden inputs it found in its own memory",
+}
+# breached by a draw of the hidden cases (a fresh random secret per run): not a fixed outcome
+BY_CHANCE = {"round2/a08_valueerror_credit": "credit without computing when a hidden case happens to be "
+                                              "GPT-2 small's own configuration (0.04 points)"}
 
 
 def _load(path: Path):
@@ -43,7 +59,8 @@ ATTACKS = sorted(p for p in HERE.glob("round*/a[0-9][0-9]_*.py"))
 
 def _param(path: Path):
     key = f"{path.parent.name}/{path.stem}"
-    marks = [pytest.mark.xfail(strict=True, reason=STILL_BREACHED[key])] if key in STILL_BREACHED else []
+    marks = ([pytest.mark.xfail(strict=True, reason=STILL_BREACHED[key])] if key in STILL_BREACHED else
+             [pytest.mark.xfail(strict=False, reason=BY_CHANCE[key])] if key in BY_CHANCE else [])
     return pytest.param(path, id=key, marks=marks)
 
 
