@@ -2,7 +2,7 @@
 
 Usage: python scripts/refresh_outputs.py notebooks/*.ipynb solutions/*.ipynb
 Seeds live in the notebooks, so a refresh is reproducible; cells whose output
-legitimately varies carry nbval's markers (# NBVAL_IGNORE_OUTPUT).
+legitimately varies carry nbval's cell tag nbval-ignore-output.
 """
 import sys
 from pathlib import Path
