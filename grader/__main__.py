@@ -203,12 +203,13 @@ def main(argv=None) -> int:
     p.set_defaults(func=cmd_stubs)
     p = sub.add_parser("grade", help="grade submitted exercise notebooks")
     p.add_argument("submissions", nargs="*",
-                   help="notebooks, folders (one learner each, or a folder of learner folders) and zip files "
-                        "(one learner each, or a Canvas or Moodle download; a zip of learner folders that is "
-                        "neither names them under the zip, e.g. upload.carol: see --class)")
+                   help="notebooks, folders and zip files, one learner each; one folder or zip given alone "
+                        "may be a class (a folder or zip per learner, or a Canvas or Moodle download; a zip of "
+                        "learner folders names them under the zip, e.g. upload.carol): see --class")
     p.add_argument("--class", dest="classes", action="append", default=[], metavar="ZIP",
-                   help="a zip (or folder) of a whole class, one folder or zip per learner, named as they are "
-                        "in it (without --class, a zip's learners are named under the zip, so no learner's "
+                   help="a zip (or folder) of a whole class, one folder or zip per learner or a Canvas or Moodle "
+                        "download, named as they are in it (without --class, only an argument given alone is "
+                        "read as a class and a zip's learners are named under the zip, so no learner's "
                         "upload can make or rename a classmate's row); repeat for several")
     p.add_argument("--out", required=True, help="folder for gradebook.csv, report.json, feedback/")
     p.add_argument("--jobs", type=int, default=1, help="learners graded in parallel (default 1)")

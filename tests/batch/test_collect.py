@@ -257,29 +257,54 @@ def _uploads(tmp_path):
 
 
 def test_no_upload_speaks_for_a_classmate(tmp_path):
-    """`grader grade subs/*`: each upload is an argument, and mallory's zip of folders is read
-    as a class, but its rows are named under it: no row for carol, who sent nothing, and
-    good_learner keeps her plain id, her own notebook and no clash."""
+    """`grader grade subs/*`: each upload is an argument, and mallory's zip of folders named
+    like classmates is one of several, so it is her upload, whatever it holds: no row for
+    carol, who sent nothing, and good_learner keeps her plain id, her own notebook and no
+    clash; mallory's row says why her zip was not read as a class."""
     subs = _uploads(tmp_path)
     got = by_name(col.collect(sorted(subs.iterdir())))
-    assert sorted(got) == ["alice", "good_learner", "mallory.carol", "mallory.good_learner"]
+    assert sorted(got) == ["alice", "good_learner", "mallory"]
     assert got["good_learner"].problems == [] and got["good_learner"].where == str(subs / "good_learner.zip")
+    assert notebooks(got["mallory"]) == ["carol/01_embeddings.ipynb", "good_learner/01_embeddings.ipynb"]
     out = tmp_path / "out"
     grade(*sorted(subs.iterdir()), out=out)
     table = rows(out)
-    assert sorted(table) == ["alice", "good_learner", "mallory.carol", "mallory.good_learner"]
+    assert sorted(table) == ["alice", "good_learner", "mallory"]
     assert (table["good_learner"]["total"], table["good_learner"]["problem"]) == ("1", "")
+    assert "one learner's upload although it holds 2 folders or zips" in table["mallory"]["problem"]
+    assert "--class" in table["mallory"]["problem"]
+
+
+def test_a_download_shaped_upload_among_several_is_one_learner(tmp_path):
+    """A learner can name files the way Canvas or Moodle names a download's: among several
+    arguments such a zip (or a folder of folders) is that learner's upload, and the row
+    says how to grade it as a class if the instructor meant one; alone, it is the class."""
+    write_learner(tmp_path / "src" / "right", [GOOD_EMBED, GOOD_ONE_HOT])
+    right = (tmp_path / "src" / "right" / "01_embeddings.ipynb").read_bytes()
+    lookalike = zip_with(tmp_path / "subs" / "mallory.zip", {"carolsmith_1001_2001_01_embeddings.ipynb": right,
+                                                             "davejones_1002_2002_01_embeddings.ipynb": right})
+    folders = tmp_path / "subs" / "eve"
+    write_learner(folders / "carol", [GOOD_EMBED])
+    write_learner(folders / "dave", [GOOD_EMBED])
+    carol = learner_folder(tmp_path / "subs" / "carolsmith", "01_embeddings_exercises.ipynb")
+    got = by_name(col.collect([carol, folders, lookalike]))
+    assert sorted(got) == ["carolsmith", "eve", "mallory"]
+    assert got["carolsmith"].problems == []
+    assert "a Canvas download of 2 learners" in got["mallory"].problems[0]
+    assert "2 folders or zips" in got["eve"].problems[0]
+    assert sorted(by_name(col.collect([lookalike]))) == ["carolsmith_1001", "davejones_1002"]
+    assert sorted(by_name(col.collect([folders]))) == ["carol", "dave"]
 
 
 def test_a_class_zip_named_by_the_instructor_keeps_its_learners_names(tmp_path):
     """--class ZIP: the instructor's zip of learner folders, rows as the folders are named;
-    a Canvas download beside it is a class without the flag."""
+    a Canvas download beside it is a class when named with --class too."""
     write_learner(tmp_path / "src" / "right", [GOOD_EMBED, GOOD_ONE_HOT])
     right = (tmp_path / "src" / "right" / "01_embeddings.ipynb").read_bytes()
     klass = zip_with(tmp_path / "class.zip", {"ann/01_embeddings.ipynb": right, "bob/01_embeddings.ipynb": right})
     canvas = zip_with(tmp_path / "canvas.zip", {"smithjane_4021_880011_01_embeddings.ipynb": right})
     out = tmp_path / "out"
-    grade("--class", klass, canvas, out=out)
+    grade("--class", klass, "--class", canvas, out=out)
     table = rows(out)
     assert sorted(table) == ["ann", "bob", "smithjane_4021"]
     assert all((r["total"], r["problem"]) == ("2", "") for r in table.values())
@@ -422,12 +447,24 @@ def test_ids_are_cut_to_their_maximum_length():
     assert len(col.safe_name("é" * 300 + "b" * 300)) <= col.MAX_ID
 
 
-def test_a_clash_names_the_other_input_in_both_problems(tmp_path):
+def test_a_clash_leaves_the_folder_its_name_and_names_it_in_the_other_problem(tmp_path):
+    """kim.zip beside the folder kim/: a file's name may be the learner's own choice, a folder's
+    is the instructor's, so the folder keeps "kim" with no problem; the zip is suffixed."""
     learner_folder(tmp_path / "a" / "kim", "01_embeddings_exercises.ipynb")
     zip_with(tmp_path / "b" / "kim.zip", {"01_embeddings_exercises.ipynb": NB1})
     one, two = col.collect([tmp_path / "a" / "kim", tmp_path / "b" / "kim.zip"]).learners
-    assert one.name != two.name and one.name.startswith("kim--")
-    assert str(tmp_path / "b" / "kim.zip") in one.problems[0] and str(tmp_path / "a" / "kim") in two.problems[0]
+    assert (one.name, one.problems) == ("kim", [])
+    assert two.name.startswith("kim--") and str(tmp_path / "a" / "kim") in two.problems[0]
+    assert "keeps it" in two.problems[0]
+
+
+def test_a_look_alike_spelling_never_takes_the_plain_id(tmp_path):
+    """'Kim.zip' and 'kim .zip' beside the file kim.ipynb: only kim.ipynb spells "kim" exactly."""
+    zip_with(tmp_path / "Kim .zip", {"01_embeddings_exercises.ipynb": NB1})
+    (tmp_path / "kim.ipynb").write_bytes(NB1)
+    got = {x.where: x for x in col.collect([tmp_path / "Kim .zip", tmp_path / "kim.ipynb"]).learners}
+    assert got[str(tmp_path / "kim.ipynb")].name == "kim" and got[str(tmp_path / "kim.ipynb")].problems == []
+    assert got[str(tmp_path / "Kim .zip")].name.startswith("Kim--")
 
 
 def test_the_fingerprint_follows_the_content(tmp_path):
@@ -549,3 +586,15 @@ def test_a_large_zip_inside_a_zip_is_not_opened(tmp_path, monkeypatch):
     outer = zip_with(tmp_path / "ann.zip", {"inner.zip": zip_bytes({"01.ipynb": NB1 + b" " * 2000})})
     (x,) = col.collect([outer]).learners
     assert x.notebooks == [] and "a zip inside a zip larger than" in x.problems[0]
+
+
+def test_an_upload_of_thousands_of_notebooks_is_read_only_up_to_the_count_limit(tmp_path):
+    """Grading time per upload is bounded by count as well as bytes: 2,600 one-byte notebooks
+    in a zip (each a stranger's file to hash, match and report) are not 2,600 reads."""
+    members = {f"n{i:04d}.ipynb": b"{" for i in range(2_600)}
+    (x,) = col.collect([zip_with(tmp_path / "mallory.zip", members)]).learners
+    assert len(x.notebooks) == col.MAX_LEARNER_NOTEBOOKS < 100
+    assert [nb.name for nb in x.notebooks][:2] == ["n0000.ipynb", "n0001.ipynb"]
+    assert len(x.skipped) == 2_600 - col.MAX_LEARNER_NOTEBOOKS
+    assert all("more than" in s.reason and "notebooks" in s.reason for s in x.skipped)
+    assert any(p.startswith(f"{2_600 - col.MAX_LEARNER_NOTEBOOKS} notebooks not read") for p in x.problems)

@@ -91,7 +91,7 @@ def test_ids_are_sanitised_and_a_shared_id_is_hashed_for_everyone(tmp_path):
         write_learner(klass / name, cells)
     kims = [zip_of(tmp_path / "z1" / "kim.zip", good), zip_of(tmp_path / "z2" / "kim.zip", [WRONG, GOOD_ONE_HOT])]
     out = tmp_path / "out"
-    grade(klass, *kims, out=out)
+    grade("--class", klass, *kims, out=out)  # several inputs: the class is named
 
     ann, impostor = hashed("ann", klass / "ann"), hashed("ann", klass / "ann ")
     expected = {ann: "2", impostor: "1", hashed("ANN", klass / "ANN"): "2",
@@ -110,7 +110,7 @@ def test_ids_are_sanitised_and_a_shared_id_is_hashed_for_everyone(tmp_path):
     assert_full_marks(out, [n for n, t in expected.items() if t == "2" and "--" not in n])
     assert_bounded(out)
 
-    again = grade(klass, *kims, out=out)  # deterministic: the same ids, nothing regraded
+    again = grade("--class", klass, *kims, out=out)  # deterministic: the same ids, nothing regraded
     assert "8 of 8 already graded" in again.stderr
     assert {n: r["total"] for n, r in rows(out).items()} == expected
 
@@ -209,7 +209,7 @@ def test_gradebook_cells_never_start_a_formula(tmp_path):
         zf.write(src / "zed" / "01_embeddings.ipynb", "zed/01_embeddings.ipynb")
         zf.write(src / "zed" / "01_embeddings.ipynb", "=cmd|' -C calc'!A0/01_embeddings.ipynb")
     out = tmp_path / "out"
-    grade(klass, "--class", tmp_path / "more.zip", out=out)
+    grade("--class", klass, "--class", tmp_path / "more.zip", out=out)
 
     table = list(csv.reader((out / "gradebook.csv").open(newline="")))
     for row in table:

@@ -2,12 +2,17 @@
 
 The shape of the inputs is the instructor's, never a learner's:
 
-- Only an argument can be a class. A notebook is one learner. A folder or a zip is
-  a class when it holds learners and no notebook of its own: a folder or a zip per
-  learner (a class's zip may wrap them in one top folder), or a Canvas or Moodle
-  download (``lms``: files grouped by the platform's user id). Otherwise it is one
-  learner: notebooks at its top, or the student edition handed back whole (an
-  ``exercises/`` folder). Any other argument is skipped, with its reason.
+- Only an argument can be a class, and only when it is given alone or named with
+  ``--class`` (``ClassArgument``): ``grader grade subs/*`` passes each learner's upload
+  as an argument, and any of them could be shaped like a class. A notebook is one
+  learner. A folder or a zip that may be a class is one when it holds learners and no
+  notebook of its own: a folder or a zip per learner (a class's zip may wrap them in one
+  top folder), or a Canvas or Moodle download (``lms``: files grouped by the platform's
+  user id; a learner can forge one's names, so that too counts only alone or with
+  ``--class``). Otherwise it is one learner: notebooks at its top, or the student edition
+  handed back whole (an ``exercises/`` folder); one of several arguments shaped like a
+  class is one learner too, and its row says so. Any other argument is skipped, with its
+  reason.
 - A row made from inside a zip never takes a name from outside it: a zip argument's
   learners are named under the zip (``upload.carol`` for upload.zip's ``carol/``), since
   ``grader grade subs/*`` passes each learner's upload as an argument and one of them
@@ -29,7 +34,9 @@ The shape of the inputs is the instructor's, never a learner's:
   only while its learner is graded, checked against that hash, so a learner's bytes are
   in memory only while they are graded, and the saved fingerprint is of the graded bytes.
 - A learner's notebooks together are at most MAX_LEARNER_BYTES (a zip's budget is per zip;
-  this one is across all of a learner's zips and folders): those past it are listed, not read.
+  this one is across all of a learner's zips and folders) and MAX_LEARNER_NOTEBOOKS in
+  number: those past either are listed, not read, and their row says so, so one upload's
+  grading time is bounded whatever it holds.
 
 Ids: ``ids`` (a learner's id is a stranger's text, made safe and unique).
 """
@@ -49,6 +56,7 @@ from ...notebook import MAX_NOTEBOOK_BYTES
 
 NOT_A_LEARNER = "not a learner's folder, zip or notebook: a class holds one folder or zip per learner"
 MAX_LEARNER_BYTES = 200 * 2**20   # one learner's notebooks together (ten of the largest)
+MAX_LEARNER_NOTEBOOKS = 50        # notebooks read of one upload (the course has 9 exercise notebooks)
 CHANGED = "the file changed after grading began (run the same command again to grade it as it is now)"
 
 
@@ -109,6 +117,7 @@ class Learner:
     source: str = ""    # where the input came from, stable across runs: hashed for unique ids
     raw: str = ""       # the name as the input spelled it
     where: str = ""     # the upload's path as the instructor finds it
+    file_named: bool = False  # named after a file (a zip, a notebook), which a learner may have named
     notes: list[str] = field(default_factory=list)     # for their feedback: files not graded, late
     skipped: list[Skipped] = field(default_factory=list)
 
@@ -139,21 +148,27 @@ def collect(args: list[Path]) -> Collected:
     learners: list[Learner] = []
     skipped: list[Skipped] = []
     classes = {os.path.abspath(a) for a in args if isinstance(a, ClassArgument)}  # given both ways: a class
+    alone = len({os.path.abspath(a) for a in args}) == 1
     for arg in args:
         where, source = str(arg), os.path.abspath(arg)
         klass = source in classes
+        may_be_class = klass or alone
         if klass and not (arg.is_dir() or is_zip(arg.name) and arg.is_file()):
             raise InputError(f"--class {arg}: a class is a folder or a zip file of learners; give a single "
                              "learner's notebook without --class")
         if arg.is_dir():
-            found, rest = _container(folder_files(arg), arg.name, where, source, "/", klass=klass)
+            found, rest = _container(folder_files(arg), arg.name, where, source, "/", klass=klass,
+                                     may_be_class=may_be_class)
         elif is_zip(arg.name) and arg.is_file():
             head, *members = zip_files(arg, ())
             found, rest = ([_learner([head], arg.stem, where, source, 0)], []) if head.problem else \
                 _container(members, arg.stem, where, source, "!/", wrapped=True, klass=klass,
-                           upload=None if klass else arg.stem)
+                           upload=None if klass else arg.stem, may_be_class=may_be_class)
+            for x in found:
+                x.file_named = x.raw == arg.stem
         elif is_notebook(arg.name) and os.path.lexists(arg):
             found, rest = [_learner(disk_file(arg, (arg.name,)), arg.stem, where, source, 1)], []
+            found[0].file_named = True
         elif os.path.lexists(arg):
             found, rest = [], [Skipped(where, "not a notebook, folder or zip file (only .ipynb and .zip "
                                               "are read: unpack other archives first)")]
@@ -179,11 +194,13 @@ def _tops(files: list[File]) -> dict[str, str]:
 
 
 def _container(files: list[File], raw: str, where: str, source: str, sep: str, wrapped: bool = False,
-               klass: bool = False, upload: str | None = None) -> tuple[list[Learner], list[Skipped]]:
+               klass: bool = False, upload: str | None = None,
+               may_be_class: bool = True) -> tuple[list[Learner], list[Skipped]]:
     """An argument's folder or zip: a class, or one learner (see the module's docstring).
     ``klass``: the instructor said it is a class (it must be one); ``upload``: the zip's
-    name, under which the learners of a class found in it are named."""
-    tops = _tops(files)
+    name, under which the learners of a class found in it are named; ``may_be_class``:
+    false for one of several arguments not named with --class (one learner's upload)."""
+    whole, tops = (files, where), _tops(files)
     platform = lms.groups({n: k == "folder" for n, k in tops.items() if k != "refused"})
     if not platform and wrapped and len(tops) == 1 and "folder" in tops.values():  # one top folder
         (top,) = tops
@@ -191,10 +208,15 @@ def _container(files: list[File], raw: str, where: str, source: str, sep: str, w
                  for f in files if f.parts != (top,)]
         where, tops = f"{where}/{top}", _tops(files)
         platform = lms.groups({n: k == "folder" for n, k in tops.items() if k != "refused"})
+    one = any(k == "file" and is_notebook(n) for n, k in tops.items()) or tops.get("exercises") == "folder" \
+        or not any(k in ("folder", "zip") for k in tops.values())
+    if not may_be_class and (platform or not one):
+        (x,), rest = _one_learner(files=whole[0], raw=raw, where=whole[1], source=source)
+        x.problems.append(_looks_like_a_class(platform, tops))
+        return [x], rest
     if platform:
         return _platform_download(files=files, groups=platform, where=where, source=source, sep=sep)
-    if any(k == "file" and is_notebook(n) for n, k in tops.items()) or tops.get("exercises") == "folder" \
-            or not any(k in ("folder", "zip") for k in tops.values()):
+    if one:
         if klass:
             raise InputError(f"--class {where}: it is one learner's upload, not a class (it holds notebooks "
                              "or an exercises/ folder at its top, or no learner's folder or zip): give it "
@@ -212,6 +234,15 @@ def _platform_download(*, files: list[File], groups: list[lms.Group], where: str
     return learners, _not_taken(files, {e for g in groups for e in g.entries}, where)
 
 
+def _looks_like_a_class(platform: list[lms.Group] | None, tops: dict[str, str]) -> str:
+    """Said in the row of an upload that is shaped like a class but was one argument of
+    several: only an argument given alone, or named with --class, speaks for learners."""
+    what = (f"a {platform[0].platform} download of {len(platform)} learners" if platform else
+            f"{sum(k in ('folder', 'zip') for k in tops.values())} folders or zips, as a class has")
+    return (f"graded as one learner's upload although it holds {what}: of several inputs, only one named "
+            "with --class is read as a class (if it is one, grade it with --class or on its own)")
+
+
 def _one_learner(*, files: list[File], raw: str, where: str, source: str) -> tuple[list[Learner], list[Skipped]]:
     """The whole folder or zip is one learner's upload."""
     return [_learner(files, raw, where, source, 0)], []
@@ -227,6 +258,7 @@ def _class(*, files: list[File], tops: dict[str, str], where: str, source: str, 
         if n in taken:
             x = _learner([f for f in files if f.parts[:1] == (n,)], n[:-4] if k == "zip" else n,
                          f"{where}/{n}", f"{source}{sep}{n}", 1)
+            x.file_named = k == "zip"
             if upload is not None:
                 x.name, x.raw = namespaced(upload, x.raw), f"{upload}/{x.raw}"
             learners.append(x)
@@ -246,7 +278,7 @@ def _path(where: str, inner) -> str:
 def _learner(files: list[File], raw: str, where: str, source: str, strip: int, notes=()) -> Learner:
     """One learner's upload: ``files`` with their first ``strip`` parts naming the upload."""
     x = Learner(safe_name(raw), source=source, raw=raw, where=where, notes=list(notes))
-    budget = MAX_LEARNER_BYTES
+    budget, past = MAX_LEARNER_BYTES, []
     roots = {f.parts[strip:][:i] for f in files for i, p in enumerate(f.parts[strip:])
              if p == "exercises" and is_notebook(f.parts[-1])}
     other = []
@@ -265,6 +297,9 @@ def _learner(files: list[File], raw: str, where: str, source: str, strip: int, n
             other.append(name)
         elif any(inner[i] == "notebooks" and inner[:i] in roots for i in range(len(inner) - 1)):
             x.skipped.append(Skipped(path, "a lesson of the student edition (only exercises/ is graded)"))
+        elif len(x.notebooks) >= MAX_LEARNER_NOTEBOOKS:
+            x.skipped.append(Skipped(path, too_many()))
+            past.append(name)
         elif f.where is not None and f.size > budget:
             x.notebooks.append(Notebook(name, None, over_budget()))  # its row says so, as for any unread one
         else:
@@ -272,6 +307,8 @@ def _learner(files: list[File], raw: str, where: str, source: str, strip: int, n
             x.notebooks.append(Notebook(name, None, f.problem, f.where, f.digest, f.size, f.lesson))
     if other:
         x.notes.append(f"not graded, as only .ipynb notebooks are: {_some(other)}")
+    if past:
+        x.problems.append(f"{len(past)} notebooks not read ({_some(past, 3)}): {too_many()}")
     if not x.notebooks:
         x.problems.append("no .ipynb notebook in this upload" + (f" (it holds {_some(other)})" if other else ""))
     return x
@@ -280,6 +317,11 @@ def _learner(files: list[File], raw: str, where: str, source: str, strip: int, n
 def over_budget() -> str:
     return (f"this upload's notebooks together are larger than {MAX_LEARNER_BYTES // 2**20} MB, the most "
             "the grader reads of one learner: hand in only the exercise notebooks")
+
+
+def too_many() -> str:
+    return (f"this upload holds more than {MAX_LEARNER_NOTEBOOKS} notebooks, the most the grader reads of "
+            "one learner: hand in only the exercise notebooks")
 
 
 def _some(names: list[str], n: int = 5) -> str:

@@ -1,11 +1,14 @@
 """Learner ids: made from a name a learner chose (a folder, a zip, a notebook), so a
 stranger's text.
 
-It is sanitised to a bounded folder-safe name, and when two inputs end up with the
-same id (even one differing only in case, in invisible characters or in look-alike
-Unicode) every one of them gets a suffix from a hash of its own path: no input takes
-the plain name by coming first, and both rows say so in their problem, naming the
-other inputs. A plain id never holds "--", a suffixed one always does, so no learner
+It is sanitised to a bounded folder-safe name. When two inputs end up with the same
+id (even one differing only in case, in invisible characters or in look-alike Unicode),
+the plain id stays with the one input that spells it exactly, if there is one: a
+folder's name before a file's (a folder is made by the instructor or the platform, a
+file's name may be the learner's own, "carol.zip" beside the genuine "carol/"). Every
+other gets a suffix from a hash of its own path, and its row's problem says so, naming
+the rest: no input takes the plain name by coming first or by a look-alike spelling,
+and none can rename the learner whose name it copies. A plain id never holds "--", a suffixed one always does, so no learner
 can name themselves into another's suffixed id. A learner found inside a zip that is
 no class of the instructor's is named under the zip (``namespaced``): "upload.carol".
 """
@@ -43,15 +46,26 @@ def unique(learners: list) -> list:
     some disks) all get a suffix from their own path's hash, longer until none clash.
     ``learners``: collect.Learner, each with name, source and where; problems get the note."""
     first = _clashes(learners)
+    kept = {id(x) for group in first if (x := _rightful(group)) is not None}
     bases = {id(x): x.name for group in first for x in group}
     for width in (10, 16, 64):  # distinct sources: sha256 itself never clashes
         for group in _clashes(learners):
             for x in group:
-                x.name = f"{x.name.split(SUFFIX)[0]}{SUFFIX}{_digest(x.source, width)}"
+                if id(x) not in kept:  # a suffixed id holds "--": it never clashes with a plain one
+                    x.name = f"{x.name.split(SUFFIX)[0]}{SUFFIX}{_digest(x.source, width)}"
     for group in first:  # said once, with the final ids
         for x in group:
-            x.problems.append(_clash_note(bases[id(x)], group, x))
+            if id(x) not in kept:
+                x.problems.append(_clash_note(bases[id(x)], group, x))
     return learners
+
+
+def _rightful(group: list):
+    """The one input of a clash that keeps the plain id, or None: the only one spelling it
+    exactly (not made safe, not case-folded), a folder before a file."""
+    exact = [x for x in group if x.raw == x.name]
+    folders = [x for x in exact if not getattr(x, "file_named", False)]
+    return (folders or exact)[0] if len(folders or exact) == 1 else None
 
 
 def _clashes(learners: list) -> list[list]:
@@ -68,5 +82,8 @@ def _digest(source: str, width: int) -> str:
 def _clash_note(base: str, group: list, x) -> str:
     others = [g for g in group if g is not x]
     names = ", ".join(repr(g.where) for g in others[:4]) + (", ..." if len(others) > 4 else "")
-    return (f"{len(group)} inputs give the id {base}: this one ({x.where!r}) and {names}; each got a "
+    plain = [g for g in group if g.name == base]
+    kept = (f"{plain[0].where!r} keeps it, as the one spelling it exactly ({'a file' if plain[0].file_named else 'a folder'}"
+            f"); the others got") if plain else "each got"
+    return (f"{len(group)} inputs give the id {base}: this one ({x.where!r}) and {names}; {kept} a "
             f"suffix from its path, so this one is {x.name}")

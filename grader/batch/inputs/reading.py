@@ -71,7 +71,10 @@ def guess_lesson(nb, name: str, data: bytes | None = None, cells=None) -> str | 
         if any(x in known for x in found):
             return next(x for x in found if x in known)
         defined = {m.decode() for m in _DEF_TEXT.findall(text[:MAX_SALVAGE])}
-    scores = {x: len(defined & {e.name for e in registry.for_lesson(x)}) for x in known}
+    by_lesson: dict[str, set[str]] = {}
+    for e in registry.load_all().values():
+        by_lesson.setdefault(e.lesson, set()).add(e.name)
+    scores = {x: len(defined & by_lesson.get(x, set())) for x in known}
     best = max(scores, key=scores.get, default=None)
     return best if best and scores[best] else None
 
