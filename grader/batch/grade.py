@@ -22,7 +22,6 @@ import difflib
 import sys
 import time
 import traceback
-from collections import Counter
 from pathlib import Path
 
 from ..judging.judge import Broken, Verdict, judge
@@ -104,8 +103,8 @@ def grade_exercise(exercise, cells, exercises: Exercises, box: LearnerSandbox, n
                            f"{defining[-1].error}")
     runnable = [c for c in cells if not c.error]
     run = box.run(runnable, exercise.name, cases, exercises.pieces(exercise), exercise.uses, box.ws.limits)
-    for kind, n in Counter(run.refused).items():  # kinds from the hook's fixed words, with counts
-        notes.append(f"`{exercise.name}`: refused {kind}" + (f" ({n} times)" if n > 1 else ""))
+    for kind in dict.fromkeys(run.refused):  # kinds, in the hook's fixed words: how many times is the
+        notes.append(f"`{exercise.name}`: refused {kind}")  # learner's to choose, so a channel: not said
     if run.unread:  # what the child wrote after its last answer: counted, not read
         notes.append(f"`{exercise.name}`: {run.unread}")
     if not run.found:

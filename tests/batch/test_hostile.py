@@ -441,5 +441,6 @@ def test_nothing_a_learners_process_sends_comes_back(tmp_path):
     # the grader's own words are still there: the refused calls by their kind, the cell by its number
     assert "refused reading outside its workspace" in leaker
     assert "refused reading the grader or the course's model" in leaker
+    assert "times)" not in leaker  # how many refusals is the learner's to choose: never said
     assert "raised RuntimeError" in leaker and "its message is not shown" in leaker
     assert "the grading process stopped early" in (out / "feedback" / "leaker_exit" / "feedback.md").read_text()

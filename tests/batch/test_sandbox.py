@@ -548,3 +548,48 @@ def test_a_sealed_job_cannot_be_overwritten_in_place():
         assert os.pread(fd, 10, 0) == b"cases"
     finally:
         os.close(fd)
+
+
+# ------------------------------------------------------------------ public and hidden cases apart
+def _split_sandbox(monkeypatch, first_problem=None):
+    """A LearnerSandbox whose children are recorded, not started: each answers its cases with
+    their own "n" argument, and says which cases it was given."""
+    from grader.batch.sandbox.results import ChildRun
+    from grader.batch.sandbox.workspace import LearnerSandbox
+
+    given = []
+
+    def child(self, cells, name, cases, pieces, uses, limits):
+        given.append([(c.args["n"], c.public) for c in cases])
+        errors = [{"cell": len(given)}]  # which child's cell errors reach the feedback
+        if first_problem and len(given) == 1:
+            return ChildRun([cases[0].args["n"]], errors, True, ["network access"], problem=first_problem)
+        return ChildRun([c.args["n"] for c in cases], errors, True, [f"kind {len(given)}"])
+
+    monkeypatch.setattr(LearnerSandbox, "_run_child", child)
+    return object.__new__(LearnerSandbox), given
+
+
+def test_no_child_that_answers_a_public_example_holds_a_hidden_input(monkeypatch):
+    """A public example's failure is described in full (its first difference is a value the
+    learner's code chose), so the process answering it must never have seen a hidden input:
+    public cases go to one child, hidden ones to a fresh one, answers back in the cases' order;
+    the feedback's cell errors are the first child's, refusals of both are kept (by kind)."""
+    box, given = _split_sandbox(monkeypatch)
+    cases = [registry.Case({"n": n}, public=public) for n, public in
+             ((0, True), (1, False), (2, True), (3, False), (4, False))]
+    run = box.run([], "f", cases, [], (), None)
+    assert given == [[(0, True), (2, True)], [(1, False), (3, False), (4, False)]]
+    assert run.answers == [0, 1, 2, 3, 4]
+    assert run.cell_errors == [{"cell": 1}] and run.refused == ["kind 1", "kind 2"]
+
+
+def test_a_first_child_that_failed_leaves_the_hidden_cases_unanswered_with_its_reason(monkeypatch):
+    from grader.judging.outcomes import Broken
+
+    box, given = _split_sandbox(monkeypatch, first_problem="timed out after 60 s")
+    cases = [registry.Case({"n": n}, public=public) for n, public in ((0, True), (1, True), (2, False))]
+    run = box.run([], "f", cases, [], (), None)
+    assert len(given) == 1 and run.problem == "timed out after 60 s"
+    assert run.answers[0] == 0
+    assert all(isinstance(a, Broken) and "timed out" in a.reason for a in run.answers[1:])

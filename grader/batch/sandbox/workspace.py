@@ -33,6 +33,7 @@ import threading
 from pathlib import Path
 
 from ...judging import wire
+from ...judging.outcomes import Broken
 from .cgroups import Cgroups, fallback_description
 from .inside import frames
 from .isolation import INSIDE, INSIDE_DIR, learner_uids, privileged
@@ -218,7 +219,32 @@ class LearnerSandbox:
             ws.uids.put(uid)
 
     def run(self, cells, name: str, cases, pieces: list[dict], uses: tuple, limits: Limits) -> ChildRun:
-        """Grade one exercise in a fresh child; its answers, read back as a stranger's data."""
+        """Grade one exercise: its public cases in one fresh child, then its hidden cases in
+        another, so no process that answers a public example (whose failure the feedback
+        describes in full) ever holds a hidden input, and what the hidden one sends back is
+        judged, never shown: its cell errors are the first child's, its refusals are said
+        by kind. Each child has the exercise's limits. The answers, in the cases' order, read
+        back as a stranger's data."""
+        public = [i for i, c in enumerate(cases) if c.public]
+        hidden = [i for i, c in enumerate(cases) if not c.public]
+        if not public or not hidden:
+            return self._run_child(cells, name, cases, pieces, uses, limits)
+        run = self._run_child(cells, name, [cases[i] for i in public], pieces, uses, limits)
+        answers = _padded(run.answers, len(public), run.problem)
+        if run.problem or not run.found or run.unread:  # the hidden child would only repeat it
+            answers += _padded([], len(hidden), run.problem)
+        else:
+            second = self._run_child(cells, name, [cases[i] for i in hidden], pieces, uses, limits)
+            run.refused += second.refused
+            run.problem, run.unread = second.problem, second.unread
+            if not second.found and not second.problem:
+                run.problem = "the function was not defined when the exercise's hidden tests ran"
+            answers += _padded(second.answers if second.found else [], len(hidden), run.problem)
+        run.answers = [answer for _, answer in sorted(zip(public + hidden, answers), key=lambda p: p[0])]
+        return run
+
+    def _run_child(self, cells, name: str, cases, pieces: list[dict], uses: tuple, limits: Limits) -> ChildRun:
+        """Grade ``cases`` of one exercise in a fresh child."""
         trees, blob = self.ws.encoded_cases(name, cases)
         job = frames.frame({"cells": [{"index": c.index, "source": c.source} for c in cells],
                             "function": name, "uses": list(uses) if pieces else [], "cases": trees}, blob)
@@ -240,6 +266,11 @@ class LearnerSandbox:
             _oracle_stopped(run, j.oracle_reply, limits, self.ws)
         explain_exit(run, reply.get("status"), reply.get("timed_out") is True, limits, len(cases))
         return run
+
+
+def _padded(answers: list, n: int, problem: str | None) -> list:
+    """``n`` answers: those that came back, then the rest as not answered, with the reason."""
+    return answers[:n] + [Broken(problem or "no answer came back")] * (n - len(answers))
 
 
 def _oracle_stopped(run: ChildRun, reply: dict | None, limits: Limits, ws: Workspace) -> None:
