@@ -24,11 +24,11 @@ import re
 
 import numpy as np
 
-from .details import dtype_hint
+from .details import dtype_hint, keys_differ
 from .outcomes import Broken, ChangedInputs, NotAttempted, Raised
 from .registry import Case, Exercise
 from .seeds import seed_mismatches
-from .wire import Unsupported, is_plain_array
+from .wire import OTHER_TYPE, Unsupported, is_plain_array
 
 
 # ------------------------------------------------------------------ one value
@@ -36,7 +36,7 @@ def describe_value(x) -> str:
     if is_plain_array(x):
         return f"an array of shape {x.shape} and dtype {x.dtype}"
     if isinstance(x, Unsupported):
-        return f"a {x.type_name} ({x.reason})"
+        return f"{x.type_name if x.type_name == OTHER_TYPE else 'a ' + x.type_name} ({x.reason})"
     if isinstance(x, tuple):
         return f"a tuple of {len(x)}"
     return f"a {type(x).__name__}"
@@ -126,9 +126,9 @@ def _array_mismatch(answer, expected: np.ndarray, tol: float, check_dtype: bool 
 def _dict_mismatch(answer, expected: dict, compare) -> str | None:
     if not isinstance(answer, dict):
         return f"returned {describe_value(answer)}; expected a dict"
-    missing, extra = sorted(set(expected) - set(answer)), sorted(set(answer) - set(expected))
-    if missing or extra:
-        return f"dict keys differ (missing {missing[:3]}, unexpected {extra[:3]})"
+    differ = keys_differ(expected, answer)
+    if differ:
+        return differ
     for k in expected:
         reason = compare(answer[k], expected[k])
         if reason:

@@ -65,3 +65,13 @@ def dtype_hint(got: np.dtype, expected: np.dtype, inputs: tuple = ()) -> str:
 
 def _kind(d: np.dtype) -> str:
     return "i" if d.kind in "iu" else d.kind
+
+
+# ------------------------------------------------------------------ a dict's keys
+def keys_differ(expected, answer) -> str | None:
+    """How a dict's keys differ, or None: the missing ones by name (the grader's own), the
+    unexpected ones only counted (their names are text of the learner's code)."""
+    missing, extra = sorted(set(expected) - set(answer)), set(answer) - set(expected)
+    if not missing and not extra:
+        return None
+    return f"dict keys differ (missing {missing[:3]}, {len(extra)} unexpected)"

@@ -12,6 +12,7 @@ import math
 
 import numpy as np
 
+from .details import keys_differ
 from .wire import is_plain_array
 
 SIGMAS = 6.0               # a correct answer fails a statistic with probability ~1e-9
@@ -85,14 +86,12 @@ def init_judge(answer, case, expected, tol: float) -> str | None:
     if not isinstance(answer, dict):
         return f"returned a {type(answer).__name__}; expected a dict from parameter names to arrays"
     answer, expected = summarize(answer), summarize(expected)
-    extra = sorted(set(answer) - set(expected))
-    missing = sorted(set(expected) - set(answer))
-    heads = [k for k in extra if "head" in k]
-    if heads:
-        return (f"the dict holds a separate output head ({heads[0]!r}); GPT-2 ties the head "
+    if any("head" in k for k in set(answer) - set(expected)):
+        return ("the dict holds a separate output head (a key naming a head); GPT-2 ties the head "
                 "to wte, so there is no head tensor")
-    if missing or extra:
-        return f"dict keys differ (missing {missing[:3]}, unexpected {extra[:3]})"
+    differ = keys_differ(expected, answer)
+    if differ:
+        return differ
     random_keys = []
     for key, e in expected.items():
         reason = _compare_tensor(key, answer[key], e)

@@ -12,6 +12,7 @@ nothing from the grader package.
 from __future__ import annotations
 
 import math
+import re
 import os
 import stat
 from dataclasses import dataclass
@@ -144,6 +145,42 @@ def _type_name(value) -> str:
         return "<unknown type>"
 
 
+# What an Unsupported may say: the encoder's own reasons, and type names that exist outside
+# the learner's code. Anything else came from the learner's code (a class's name is its
+# author's to choose, and so are a structured dtype's field names) and is not repeated.
+REASONS = frozenset({"nested more than 8 levels deep", "too many items", "keys must be str (and not too many)",
+                     "not a NumPy array or plain Python value", "array dtype is not numeric",
+                     "only PCG64 generators (np.random.default_rng) travel"})
+OTHER_TYPE = "an object of a type of its own"
+_TORCH_TYPES = frozenset({"torch.Tensor", "torch.nn.parameter.Parameter", "torch.Size", "torch.dtype",
+                          "torch.device", "torch.Generator"})
+_SIMPLE_DTYPE = re.compile(r"[<>|=]?[A-Za-z]+[0-9]{0,3}(\[[a-z]{1,3}\])?")
+
+
+def unsupported(name, reason) -> Unsupported:
+    """An Unsupported in the grader's words: a known type's name, else OTHER_TYPE; a known reason."""
+    name, reason = str(name)[:200], str(reason)[:200]
+    return Unsupported(name if known_type(name) else OTHER_TYPE, reason if reason in REASONS else "unsupported")
+
+
+def known_type(name: str) -> bool:
+    import builtins
+
+    inner = re.fullmatch(r"ndarray\[(.{1,30})\]", name)
+    if inner:  # a dtype NumPy itself names so: no field names, no text of the learner's
+        try:
+            dtype = np.dtype(inner[1]) if _SIMPLE_DTYPE.fullmatch(inner[1]) else None
+        except (TypeError, ValueError):
+            dtype = None
+        return dtype is not None and dtype.fields is None and str(dtype) == inner[1]
+    module, _, attr = name.rpartition(".")
+    if module == "" or module == "builtins":
+        return isinstance(getattr(builtins, attr, None), type) or name == "nested"
+    if module == "numpy" or module == "numpy.random":
+        return isinstance(getattr(np if module == "numpy" else np.random, attr, None), type)
+    return name in _TORCH_TYPES
+
+
 def decode(tree, load, make_config=None, depth: int = 0):
     """Inverse of Encoder; trusts nothing in ``tree``. ``load(name)`` fetches an array."""
     if depth > MAX_DEPTH + 1 or type(tree) is not dict or len(tree) not in (1, 2):
@@ -172,7 +209,7 @@ def decode(tree, load, make_config=None, depth: int = 0):
     if "rng" in tree:
         return _generator(tree["rng"])
     if "unsupported" in tree:
-        return Unsupported(str(tree["unsupported"])[:200], str(tree.get("reason", ""))[:200])
+        return unsupported(tree["unsupported"], tree.get("reason"))
     return Unsupported("?", "malformed answer")
 
 

@@ -4,6 +4,7 @@ import math
 import numpy as np
 import pytest
 
+from grader.judging import compare, wire
 from grader.judging.compare import value_mismatch
 
 
@@ -113,3 +114,29 @@ def test_a_hidden_case_s_failure_carries_nothing_the_learner_chose():
         assert not any(ch.isdigit() for ch in failure.split(":", 1)[1]), failure
     shown = " ".join(f for f in verdict.failures if f not in hidden)
     assert "LEAKTYPE" in shown or "(7, 1, 7, 1, 7, 42)" in shown or "value(s) are NaN" in shown  # public: all
+
+
+# ------------------------------------------------------------------ no text of the learner's comes back
+def test_unexpected_dict_keys_are_counted_not_named():
+    """A dict's keys are text the learner's code chose (it may spell hidden inputs in them):
+    the expected keys missing are named, the unexpected ones only counted."""
+    reason = value_mismatch({"ZQ123": np.zeros(1), "wpe": np.zeros(1)}, {"wpe": np.zeros(1), "wte": np.zeros(1)}, 1e-6)
+    assert "ZQ123" not in reason and "'wte'" in reason and "1 unexpected" in reason
+
+
+def test_an_unsupported_answer_is_named_only_by_types_that_exist_outside_the_learner_s_code():
+    """What a child says of an answer it could not send is a stranger's text: a class's name,
+    a structured dtype's field names and an invented reason are replaced, NumPy's and
+    Python's own names and the encoder's own reasons stay."""
+    structured = np.zeros(2, dtype=[("ZQfield", "<f8")])
+    tree = wire.Encoder(None)(structured)
+    assert "ZQfield" in tree["unsupported"]  # what a child sends, before the grader reads it
+    shown = compare.describe_value(wire.decode(tree, lambda name: None))
+    assert "ZQfield" not in shown and wire.OTHER_TYPE in shown and "array dtype is not numeric" in shown
+    for name, reason in (("evil.ZQclass", "not a NumPy array or plain Python value"), ("torch.ZQ", "ZQ reason"),
+                         ("ndarray[ZQ1]", "array dtype is not numeric")):
+        shown = compare.describe_value(wire.decode({"unsupported": name, "reason": reason}, lambda n: None))
+        assert "ZQ" not in shown, shown
+    for name in ("torch.Tensor", "ndarray[object]", "ndarray[<U5]", "list", "numpy.random.Generator"):
+        assert name in compare.describe_value(wire.decode({"unsupported": name, "reason": "too many items"},
+                                                          lambda n: None))
