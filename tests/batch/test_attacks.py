@@ -25,18 +25,17 @@ from grader.batch.sandbox.isolation import namespaces_problem
 
 HERE = Path(__file__).resolve().parent / "attacks"
 # attack -> why it still breaches (issue 26 stays open for these; its closing note says so)
-STILL_BREACHED: dict[str, str] = {
-    "round2/a02_dict_key_leak": "a public example's failure shows the learner's dict keys, and the child holds "
-                                "every case's inputs while it answers the public ones",
-    "round2/a03_dtype_field_leak": "a public example's failure shows a structured dtype's field names",
-    "round2/a04_exception_disguise": "the line of a definition-time error is the learner's to choose",
-    "round2/a11_canvas_lookalike_upload": "a learner's zip named like a Canvas download is read as one",
-    "round2/a12_nested_folder_upload": "a folder argument is a class, so an upload unpacked as a folder speaks "
-                                       "for the names inside it",
-    "round2/a13_id_clash_rename": "a clash gives every clashing row a suffix, the genuine learner's too",
-    "round2/a15_refusal_count_channel": "refusal counts are the learner's to choose",
-    "round2/a20_public_echo_hidden": "a public example's first difference shows a value the learner chose, "
-                                     "computed from hidden inputs it found in its own memory",
+STILL_BREACHED: dict[str, str] = {}
+# breached by the attack's own verdict, with nothing secret crossing (each reason says why): kept
+# strict, so a change in what they find is seen
+NOTHING_SECRET = {
+    "round2/a04_exception_disguise": "a cell error's line is the learner's to choose (within the cell sent), but "
+                                     "the child whose cell errors are shown answers the public examples only and "
+                                     "never holds a hidden input (test_sandbox: no child that answers a public "
+                                     "example holds a hidden input)",
+    "round2/a20_public_echo_hidden": "the factor shown is 31337 plus a PUBLIC input's fraction: the child that "
+                                     "answers public examples holds no hidden input, and the hidden points are its "
+                                     "own right answers; the verdict's range test cannot tell the two apart",
 }
 # breached by a draw of the hidden cases (a fresh random secret per run): not a fixed outcome
 BY_CHANCE = {"round2/a08_valueerror_credit": "credit without computing when a hidden case happens to be "
@@ -59,7 +58,8 @@ ATTACKS = sorted(p for p in HERE.glob("round*/a[0-9][0-9]_*.py"))
 
 def _param(path: Path):
     key = f"{path.parent.name}/{path.stem}"
-    marks = ([pytest.mark.xfail(strict=True, reason=STILL_BREACHED[key])] if key in STILL_BREACHED else
+    known = {**STILL_BREACHED, **NOTHING_SECRET}
+    marks = ([pytest.mark.xfail(strict=True, reason=known[key])] if key in known else
              [pytest.mark.xfail(strict=False, reason=BY_CHANCE[key])] if key in BY_CHANCE else [])
     return pytest.param(path, id=key, marks=marks)
 
