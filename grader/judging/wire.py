@@ -145,9 +145,10 @@ def _type_name(value) -> str:
         return "<unknown type>"
 
 
-# What an Unsupported may say: the encoder's own reasons, and type names that exist outside
-# the learner's code. Anything else came from the learner's code (a class's name is its
-# author's to choose, and so are a structured dtype's field names) and is not repeated.
+# What an Unsupported may say in the batch's feedback (sandbox/results.in_own_words): the
+# encoder's own reasons, and type names that exist outside the learner's code. Anything else
+# came from the learner's code (a class's name is its author's to choose, and so are a
+# structured dtype's field names). check() in the learner's own kernel names their class.
 REASONS = frozenset({"nested more than 8 levels deep", "too many items", "keys must be str (and not too many)",
                      "not a NumPy array or plain Python value", "array dtype is not numeric",
                      "only PCG64 generators (np.random.default_rng) travel"})
@@ -209,7 +210,7 @@ def decode(tree, load, make_config=None, depth: int = 0):
     if "rng" in tree:
         return _generator(tree["rng"])
     if "unsupported" in tree:
-        return unsupported(tree["unsupported"], tree.get("reason"))
+        return Unsupported(str(tree["unsupported"])[:200], str(tree.get("reason", ""))[:200])
     return Unsupported("?", "malformed answer")
 
 

@@ -593,3 +593,27 @@ def test_a_first_child_that_failed_leaves_the_hidden_cases_unanswered_with_its_r
     assert len(given) == 1 and run.problem == "timed out after 60 s"
     assert run.answers[0] == 0
     assert all(isinstance(a, Broken) and "timed out" in a.reason for a in run.answers[1:])
+
+
+def test_an_unsupported_answer_is_named_only_by_types_that_exist_outside_the_learner_s_code():
+    """What a child says of an answer it could not send is a stranger's text: in the batch a
+    class's name, a structured dtype's field names and an invented reason are replaced, NumPy's,
+    Python's and torch's own names and the encoder's own reasons stay (check(), in the learner's
+    own kernel, still names their class)."""
+    from grader.batch.sandbox.results import ChildRun, in_own_words
+    from grader.judging.compare import describe_value
+
+    def shown(tree):
+        case = registry.Case({"x": 0}, public=True)
+        (answer,) = in_own_words(ChildRun([wire.decode(tree, lambda n: None)]), [], [case]).answers
+        return describe_value(answer[0] if isinstance(answer, tuple) else answer)
+
+    structured = wire.Encoder(None)(np.zeros(2, dtype=[("ZQfield", "<f8")]))
+    assert "ZQfield" in structured["unsupported"]  # what a child sends, before the grader reads it
+    assert "ZQfield" not in shown(structured) and wire.OTHER_TYPE in shown(structured)
+    assert "array dtype is not numeric" in shown(structured)
+    for name, reason in (("evil.ZQclass", "not a NumPy array or plain Python value"), ("torch.ZQ", "ZQ reason"),
+                         ("ndarray[ZQ1]", "array dtype is not numeric")):
+        assert "ZQ" not in shown({"tuple": [{"unsupported": name, "reason": reason}]})
+    for name in ("torch.Tensor", "ndarray[object]", "ndarray[<U5]", "list", "numpy.random.Generator"):
+        assert name in shown({"unsupported": name, "reason": "too many items"})

@@ -91,7 +91,7 @@ def _frame_answer(tree, blob: bytes, budget: list[int]):
     except (ValueError, TypeError, RecursionError, OverflowError, MemoryError):
         return Broken("its answer could not be read")
     budget[0] = load.left()
-    return answer
+    return _described_in_own_words(answer)
 
 
 def _answer(tree, load):
@@ -185,6 +185,17 @@ def _answer_in_own_words(answer, case):
         names = tuple(n for n in case.args if n in answer.names)
         return ChangedInputs(names) if names else Broken("malformed answer")
     return answer
+
+
+def _described_in_own_words(value):
+    """``value`` with every Unsupported marker in it naming only what wire.unsupported allows."""
+    if isinstance(value, wire.Unsupported):
+        return wire.unsupported(value.type_name, value.reason)
+    if type(value) in (list, tuple):
+        return type(value)(_described_in_own_words(v) for v in value)
+    if type(value) is dict:
+        return {k: _described_in_own_words(v) for k, v in value.items()}
+    return value
 
 
 def _cell_error_in_own_words(error: dict, cells) -> dict:
