@@ -23,11 +23,15 @@ def _far_targets(dtype, gap):
     return {"logits": logits, "targets": np.array([1, 2])}
 
 
-def _loss_errors(*bad_ids):
-    rng = np.random.default_rng(80)
-    logits = rng.standard_normal((2, 3, 5))
-    return [Case({"logits": logits, "targets": np.zeros(6, dtype=np.int64)}, raises="ValueError",
-                 mention=("(6,)|6", "(2, 3)|2, 3"), about="targets of the wrong shape")] + [
+def _loss_errors(*bad_ids, rng=None):
+    """Bad targets that must raise: a wrong shape, then each id of ``bad_ids`` in a row of
+    (3, 5) logits. ``rng`` (the hidden cases'): logits and the wrong shape drawn from it."""
+    rows = 2 if rng is None else int(rng.integers(2, 5))
+    rng = np.random.default_rng(80) if rng is None else rng
+    logits = rng.standard_normal((rows, 3, 5))
+    n = 3 * rows
+    return [Case({"logits": logits, "targets": np.zeros(n, dtype=np.int64)}, raises="ValueError",
+                 mention=(f"({n},)|{n}", f"({rows}, 3)|{rows}, 3"), about="targets of the wrong shape")] + [
             Case({"logits": logits[0], "targets": np.array([1, bad, 0])}, raises="ValueError",
                  mention=(str(bad),), about="a target id outside the vocabulary" + (", negative" if bad < 0 else ""))
             for bad in bad_ids]
@@ -52,7 +56,8 @@ def loss_hidden(rng):
               ((4, 2), 6, np.float32, 95.0)]]
     cases.append(Case({"logits": rng.standard_normal(10), "targets": np.array(4)},
                       about="one position: logits (V,), a 0-d target"))
-    return cases + [Case(_far_targets(np.float64, 1000.0))] + _loss_errors(-3, 5)
+    far = _far_targets(np.float64, float(rng.integers(900, 1100)))
+    return cases + [Case(far)] + _loss_errors(-int(rng.integers(2, 9)), int(rng.integers(5, 12)), rng=rng)
 
 
 

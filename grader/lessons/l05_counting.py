@@ -58,8 +58,12 @@ FLAGS = [(True, True), (False, True), (True, False), (False, False)]  # (tied, b
 
 
 def _count_hidden(rng):
-    cases = [Case(_config_args(config, tied=tied, bias=bias)) for config in GPT2_FAMILY.values()
-             for tied, bias in FLAGS]
+    """Every hidden case drawn from the secret: the GPT-2 family's widths and depths with a
+    vocabulary and a context drawn near theirs (the released sizes are public knowledge, so a
+    table of their counts must earn nothing), then sizes drawn at random."""
+    cases = [Case(_config_args(config, tied=tied, bias=bias) | {"V": config.vocab_size - int(rng.integers(1, 500)),
+                                                                "T": config.block_size - int(rng.integers(1, 200))})
+             for config in GPT2_FAMILY.values() for tied, bias in FLAGS]
     flags = FLAGS
     for i in range(8):
         tied, bias = flags[i % 4]
