@@ -542,7 +542,7 @@ def test_a_learners_zips_are_read_one_notebook_at_a_time(tmp_path):
     each zip is within its own budget): the old grader read every notebook of the batch
     into memory during planning and kept them to the end, 228 MB above its baseline here
     (1.6 GB with 25 members a zip). Scaled bound: 250 MB. One learner's notebooks are
-    at most 200 MB together: those past it are listed, and said in their row."""
+    at most 64 MB together: those past it are listed, and said in their row."""
     klass = tmp_path / "class"
     _classmate(klass)
     big = _big_notebook(19)
@@ -555,7 +555,7 @@ def test_a_learners_zips_are_read_one_notebook_at_a_time(tmp_path):
     rss, plan_s = measured(klass, out=out)
     assert rss < 250 and plan_s < PLAN_S, (rss, plan_s)
     problem = rows(out)["zips"]["problem"]
-    assert "notebooks together are larger than 200 MB" in problem, problem
+    assert "notebooks together are larger than 64 MB" in problem, problem
     assert_full_marks(out, ["ann"])
 
 

@@ -55,7 +55,7 @@ from .reading import lesson_evidence
 from ...notebook import MAX_NOTEBOOK_BYTES
 
 NOT_A_LEARNER = "not a learner's folder, zip or notebook: a class holds one folder or zip per learner"
-MAX_LEARNER_BYTES = 200 * 2**20   # one learner's notebooks together (ten of the largest)
+MAX_LEARNER_BYTES = 64 * 2**20    # one learner's notebooks together (an exercise notebook is under 1 MB)
 MAX_LEARNER_NOTEBOOKS = 50        # notebooks read of one upload (the course has 9 exercise notebooks)
 CHANGED = "the file changed after grading began (run the same command again to grade it as it is now)"
 

@@ -26,9 +26,11 @@ MAX_SALVAGE = 2 * 2**20  # bytes of an unreadable notebook searched for its less
 # each is at most a few objects json.loads makes; an exercise notebook has about 500.
 MAX_NOTEBOOK_STRUCTURE = 500_000
 # Characters of code the grader parses or tokenises (IPython's rewriting included) for one
-# notebook, and for all of one learner's: an exercise notebook needs about 30,000.
-NOTEBOOK_WORK = 1_000_000
-LEARNER_WORK = 3_000_000
+# notebook, and for all of one learner's: an exercise notebook needs about 30,000. Parsing
+# the densest code (one-character statements) costs about a second per million characters,
+# so the learner's budget keeps their reading to about a second.
+NOTEBOOK_WORK = 300_000
+LEARNER_WORK = 900_000
 _LESSON_TEXT = re.compile(rb'"lesson"\s*:\s*"([0-9A-Za-z_]{1,64})"')
 # The notebook's own metadata as Jupyter writes it (keys sorted: after the cells).
 _META_LESSON = re.compile(rb'"gpt2course"\s*:\s*\{\s*"lesson"\s*:\s*"([0-9A-Za-z_]{1,64})"')
