@@ -167,10 +167,19 @@ def _raise_mismatch(answer, case: Case) -> str | None:
     if len(answer.message) > MAX_RAISE_MESSAGE:
         return (f"raised {case.raises} with a message of {len(answer.message)} characters{about}; say "
                 f"what was wrong in one sentence (at most {MAX_RAISE_MESSAGE} characters)")
-    if not mentions_all(answer.message, case.mention):
-        return (f"raised {case.raises}, but the message does not say what was wrong{about} "
-                "(mention the numbers involved)")
+    missing = unmentioned(answer.message, case.mention)
+    if missing:  # the rule that failed, and only it: what the message leaves out
+        return (f"raised {case.raises}, but the message does not say what was wrong{about}: it should "
+                f"also name {' and '.join(missing)}")
     return None
+
+
+def unmentioned(message: str, mention: tuple[str, ...]) -> list[str]:
+    """The items of ``mention`` the message lacks, each as "'a', 'b' or 'c'" (any one will do)."""
+    text = message.lower()
+    missing = [item.split("|") for item in mention if not any(alt.lower() in text for alt in item.split("|"))]
+    return [", ".join(map(repr, alts[:-1])) + f" or {alts[-1]!r}" if len(alts) > 1 else repr(alts[0])
+            for alts in missing]
 
 
 def mentions_all(message: str, mention: tuple[str, ...]) -> bool:

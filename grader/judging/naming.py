@@ -7,6 +7,7 @@ compare.py's rules, the same the judge's reasons come from.
 """
 from __future__ import annotations
 
+import dataclasses
 import re
 from functools import cached_property
 
@@ -25,8 +26,9 @@ def same_behaviour(answer, other, case: Case, tol: float) -> bool:
     """Does the learner's answer reproduce ``other`` (a mistake's answer) on this case?
 
     Values: within the tolerance, shape and dtype included. Exceptions: both raise,
-    of the same type (and, where the case asks for an error, both messages name what
-    went wrong, or neither does). Being wrong in two different ways is not alike.
+    of the same type, both from a check someone wrote or both from a crash inside NumPy
+    or Python (where known), and, where the case asks for an error, both messages name
+    what went wrong, or neither does. Being wrong in two different ways is not alike.
     """
     if isinstance(answer, _NO_ANSWER) or isinstance(other, _NO_ANSWER):
         return False
@@ -34,6 +36,7 @@ def same_behaviour(answer, other, case: Case, tol: float) -> bool:
         if not (isinstance(answer, Raised) and isinstance(other, Raised)):
             return False
         return (answer.type_name == other.type_name
+                and (answer.own is None or other.own is None or answer.own == other.own)  # a check vs a crash
                 and mentions_all(answer.message, case.mention) == mentions_all(other.message, case.mention)
                 and _same_subject(answer.message, other.message))
     return value_mismatch(answer, other, tol) is None
@@ -85,6 +88,7 @@ class _Evidence:
     def __init__(self, exercise, cases, answers, expected, failed, theirs):
         self.ex, self.cases, self.answers, self.expected, self.theirs = exercise, cases, answers, expected, theirs
         self.names = [m.name for m in exercise.mistakes]
+        self.any_error = {m.name for m in exercise.mistakes if m.any_error}
         self.tol = [c.tolerance(exercise.tolerance) for c in cases]
         self.failed = set(failed)
         self.own = seed_mismatches(cases, answers)
@@ -165,9 +169,12 @@ class _Evidence:
     def _reproduced(self, name, considered, alike) -> set[int]:
         other, cross, wrong = self.theirs[name], self.cross[name], self.wrong[name]
         flip = name in self.sign_forms
+        any_error = name in self.any_error
         ok = set()
         for i in considered:
             mine, theirs = self.answers[i], other[i]
+            if any_error and isinstance(mine, Raised):  # a check or a crash: this mistake is either
+                mine = dataclasses.replace(mine, own=None)
             if flip:
                 target = self.expected[i] if i in self.values else theirs
                 mine, theirs = flip_to(mine, target), flip_to(theirs, target)
@@ -208,7 +215,8 @@ class _Evidence:
         if same_behaviour(mine, theirs, case, tol):
             return True
         if case.raises and not isinstance(mine, _NO_ANSWER) and not isinstance(theirs, _NO_ANSWER) \
-                and case_mismatch(mine, None, case, tol) and case_mismatch(theirs, None, case, tol):
+                and case_mismatch(mine, None, case, tol) and case_mismatch(theirs, None, case, tol) \
+                and not _check_and_crash(mine, theirs):
             return True   # the error asked for is missing from both, whatever came instead
         return i in self.symmetric and is_2d(theirs) and same_behaviour(mine, theirs.T, case, tol)
 
@@ -216,6 +224,13 @@ class _Evidence:
         """Alike once both answers' numbers are in one dtype (float32 and float64, a NumPy and a
         Python number): the dtype is judged on its own."""
         return self._alike(i, *unify(mine, theirs))
+
+
+def _check_and_crash(mine, theirs) -> bool:
+    """One raised from a check someone wrote, the other from a crash inside NumPy or Python: a
+    badly worded check is not a missing one."""
+    return (isinstance(mine, Raised) and isinstance(theirs, Raised) and None not in (mine.own, theirs.own)
+            and mine.own != theirs.own)
 
 
 def _unique(found: list):

@@ -4,6 +4,8 @@ Plain data, shared by check(), the judge, the sandbox and the student release.
 """
 from __future__ import annotations
 
+import dis
+import sysconfig
 from dataclasses import dataclass, field
 
 MAX_MESSAGE = 300
@@ -14,6 +16,9 @@ class Raised:
     type_name: str
     bases: tuple[str, ...]
     message: str
+    # raised by a raise (or assert) statement outside Python's and NumPy's own code, i.e. a check
+    # someone wrote; False: raised inside NumPy or Python (a crash); None: not known
+    own: bool | None = None
 
     def describe(self) -> str:
         msg = self.message.strip().splitlines()[0] if self.message.strip() else ""
@@ -51,7 +56,24 @@ def raised_from(exc: BaseException) -> Raised | NotAttempted:
     except Exception:
         message = "<message could not be read>"
     bases = tuple(t.__name__ for t in type(exc).__mro__)
-    return Raised(type(exc).__name__, bases, message[:2000])
+    return Raised(type(exc).__name__, bases, message[:2000], raised_by_a_check(exc))
+
+
+_LIBRARIES = tuple({sysconfig.get_paths()[k] for k in ("stdlib", "platstdlib", "purelib", "platlib")})
+
+
+def raised_by_a_check(exc: BaseException) -> bool:
+    """Whether ``exc`` came from a raise or assert statement in code that is not Python's or a
+    library's: the learner's own check, not NumPy's broadcasting error (which a missing check
+    meets). Read from the innermost frame's instruction, so no source is needed."""
+    tb = exc.__traceback__
+    if tb is None:
+        return False
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    code = tb.tb_frame.f_code
+    statement = 0 <= tb.tb_lasti < len(code.co_code) and code.co_code[tb.tb_lasti] == dis.opmap["RAISE_VARARGS"]
+    return statement and not code.co_filename.startswith(_LIBRARIES)
 
 
 @dataclass

@@ -113,7 +113,8 @@ register(Exercise(
                 "cos(0) = 1 in every pair.", _sin(start=1)),
         Mistake("odd d without a ValueError naming d",
                 "With an odd d the last sine has no cosine partner. Check d first and raise a ValueError "
-                "whose message names d; NumPy's shape error does not say what to fix.", _sin(check=False)),
+                "whose message names d; NumPy's shape error does not say what to fix.", _sin(check=False),
+                any_error=True),
     ],
     hints=(
         "Take the table pair by pair: pair i is a point going round a circle, (sin, cos) of an angle that "

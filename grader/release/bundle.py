@@ -98,7 +98,8 @@ TEMPLATES = Path(__file__).with_name("templates")
 
 def encode_answer(answer, enc: wire.Encoder, statistical: bool = False):
     if isinstance(answer, Raised):
-        return {"raised": {"type": answer.type_name, "bases": list(answer.bases), "message": answer.message}}
+        return {"raised": {"type": answer.type_name, "bases": list(answer.bases), "message": answer.message,
+                           "own": answer.own}}
     if isinstance(answer, (NotAttempted, Broken, wire.Unsupported)) or answer is None:
         return {"none": True}
     if statistical and isinstance(answer, dict):  # the judge needs statistics, not the tensors
@@ -132,7 +133,8 @@ def exercise_entry(exercise, enc: wire.Encoder) -> dict:
         "cases": [{"args": enc(c.args), "raises": c.raises, "mention": list(c.mention), "about": c.about}
                   for c in cases],
         "expected": answers(exercise.reference),
-        "mistakes": [{"name": m.name, "explanation": m.explanation, "answers": answers(m.variant)}
+        "mistakes": [{"name": m.name, "explanation": m.explanation, "any_error": m.any_error,
+                      "answers": answers(m.variant)}
                      for m in exercise.mistakes],
     }
 

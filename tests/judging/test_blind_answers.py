@@ -35,14 +35,10 @@ RIGHT_NAMES = json.loads((HERE / "right_names.json").read_text())
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")  # overflow in learners' own code
 
 
-# Wrong names the grader still gives, judged so by hand: embed's catalogued "no check of the
-# block size" reproduces a learner whose check raises a ValueError that does not name the
-# block size (or an assert): its variant crashes inside NumPy with a ValueError that names
-# nothing either. Telling them apart needs the catalogue to say which mistakes cover a
-# badly worded message (lesson 07's "odd d without a ValueError naming d" does): left open.
-KNOWN_WRONG = {("round1", "l01_embed_message_no_limit_word"): ["no check of the block size"],
-               ("round2", "l01_embed_vague_message"): ["no check of the block size"],
-               ("round2", "l01_embed_assert"): ["no check of the block size"]}
+# Wrong names the grader still gives, judged so by hand. (Embed's "no check of the block size"
+# for a learner whose own check raises a badly worded ValueError, or asserts, was one: a check's
+# raise is now told from NumPy's crash, outcomes.raised_by_a_check.)
+KNOWN_WRONG: dict[tuple[str, str], list[str]] = {}
 
 
 def _answers(round_name: str) -> list[dict]:

@@ -158,3 +158,47 @@ def test_student_release_stores_and_names_every_mistake(exercise, tmp_path):
     for mistake in exercise.mistakes:
         answers = [call_answer(mistake.variant, c) for c in cases]
         assert judge(released, cases, answers, expected, theirs).mistakes == [mistake.name], mistake.name
+
+
+# ------------------------------------------------------------------ a check someone wrote, or a crash
+def test_an_error_from_a_check_is_told_from_a_crash_inside_numpy():
+    from grader.judging.outcomes import raised_by_a_check
+
+    def check(T):
+        if T > 4:
+            raise ValueError(f"{T} > 4")
+
+    def asserts(T):
+        assert T <= 4
+
+    def crash(T):
+        return np.zeros(T) + np.zeros(4)
+
+    def library(T):
+        return np.broadcast_to(np.zeros(T), (4,))  # NumPy's own Python raises inside it
+
+    found = {}
+    for fn in (check, asserts, crash, library):
+        try:
+            fn(5)
+        except Exception as exc:
+            found[fn.__name__] = raised_by_a_check(exc)
+    assert found == {"check": True, "asserts": True, "crash": False, "library": False}
+
+
+def test_a_check_with_a_badly_worded_message_is_not_named_a_missing_check():
+    """embed raising ValueError("too long: 7 > 6") checked the block size: it is not "no check of
+    the block size" (whose variant crashes inside NumPy), and the message cites what is missing."""
+    def embed(wte, wpe, idx):
+        T = idx.shape[-1]
+        if T > wpe.shape[0]:
+            raise ValueError(f"too long: {T} > {wpe.shape[0]}")
+        return wte[idx] + wpe[:T]
+
+    def unchecked(wte, wpe, idx):
+        return wte[idx] + wpe[:idx.shape[-1]]
+
+    verdict = evaluate(embed)
+    assert verdict.mistakes == [] and "it should also name 'block', 'context' or 'position'" in verdict.message
+    unchecked.__name__ = "embed"
+    assert "no check of the block size" in evaluate(unchecked).mistakes

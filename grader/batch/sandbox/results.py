@@ -103,7 +103,8 @@ def _answer(tree, load):
         if isinstance(tree.get(key), dict):
             e = tree[key]
             bases = tuple(str(b) for b in e.get("bases", []) if isinstance(b, str))[:30]
-            raised = Raised(str(e.get("type", "?"))[:100], bases, str(e.get("message", ""))[:2000])
+            own = e.get("own") if type(e.get("own")) is bool else None  # naming only: never credit
+            raised = Raised(str(e.get("type", "?"))[:100], bases, str(e.get("message", ""))[:2000], own)
             if key == "unencodable":
                 return Broken(f"its return value could not be read (encoding it raised "
                               f"{known_error(raised.type_name)})")
@@ -180,7 +181,7 @@ def in_own_words(run: ChildRun, cells, cases) -> ChildRun:
 def _answer_in_own_words(answer, case):
     if isinstance(answer, Raised):
         bases = tuple(b for b in answer.bases if b in KNOWN_ERRORS)
-        return Withheld(known_error(answer.type_name), bases, answer.message)
+        return Withheld(known_error(answer.type_name), bases, answer.message, answer.own)
     if isinstance(answer, ChangedInputs):
         names = tuple(n for n in case.args if n in answer.names)
         return ChangedInputs(names) if names else Broken("malformed answer")

@@ -17,7 +17,7 @@ JUDGES = {"init_stats": init_judge, "draws": draws_judge, "scalar": scalar_judge
 def _answer(tree, load):
     if isinstance(tree, dict) and "raised" in tree:
         r = tree["raised"]
-        return Raised(r["type"], tuple(r["bases"]), r["message"])
+        return Raised(r["type"], tuple(r["bases"]), r["message"], r.get("own"))
     if isinstance(tree, dict) and "none" in tree:
         return None
     if isinstance(tree, dict) and "summary" in tree:
@@ -60,7 +60,7 @@ def _load():
             name=entry["name"], lesson=entry["lesson"], reference=None,
             uses=tuple(entry["uses"]), judge=JUDGES.get(entry["judge"]),
             public_cases=_public_cases(entry, load), hidden_cases=lambda rng: [],
-            mistakes=[Mistake(m["name"], m["explanation"], None) for m in entry["mistakes"]],
+            mistakes=[Mistake(m["name"], m["explanation"], None, m.get("any_error", False)) for m in entry["mistakes"]],
             tolerance=entry["tolerance"], points=entry["points"],
             hints=tuple(entry["hints"]), returns=tuple(entry["returns"]),
             stored=_Stored(entry, load),

@@ -90,7 +90,24 @@ def short_error(exc, limit=400):
     if isinstance(exc, MemoryError):
         message = "ran out of memory (the grader's memory limit was reached)"
     return {"type": type(exc).__name__, "bases": [t.__name__ for t in type(exc).__mro__],
-            "message": message}
+            "message": message, "own": raised_by_a_check(exc)}
+
+
+def raised_by_a_check(exc):
+    """As judging/outcomes.raised_by_a_check (this file imports nothing of the grader): a raise
+    or assert statement outside Python's and the libraries' code."""
+    import dis
+    import sysconfig
+
+    tb = exc.__traceback__
+    if tb is None:
+        return False
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    code = tb.tb_frame.f_code
+    libraries = tuple({sysconfig.get_paths()[k] for k in ("stdlib", "platstdlib", "purelib", "platlib")})
+    statement = 0 <= tb.tb_lasti < len(code.co_code) and code.co_code[tb.tb_lasti] == dis.opmap["RAISE_VARARGS"]
+    return statement and not code.co_filename.startswith(libraries)
 
 
 def learner_line(exc):
