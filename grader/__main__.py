@@ -231,7 +231,8 @@ def main(argv=None) -> int:
                         "learner); grading refuses to start where they cannot be built. python: an "
                         "audit hook only, NOT a security boundary: for code you trust")
     p.add_argument("--lessons", help="the assignment, e.g. 01_embeddings,02_attention: every learner's "
-                                     "max_total is these lessons' points (default: the lessons found in the batch)")
+                                     "max_total is these lessons' points (default: the lessons more than half of the learners "
+                                     "handed in)")
     p.add_argument("--scoring", choices=("per-case", "all-or-nothing"), default="per-case",
                    help="per-case: partial credit per test (default); all-or-nothing: an exercise "
                         "scores its points only when every test passes")

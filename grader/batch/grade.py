@@ -2,8 +2,8 @@
 
 The pipeline, in order:
 1. ``inputs.collect.collect`` turns the inputs (notebooks, folders, zips) into learners.
-2. The assignment: the lessons that count (``--lessons``, else every lesson
-   found in the batch), fixed before grading so every total has one maximum.
+2. The assignment: the lessons that count (``--lessons``, else the lessons most learners
+   handed in: ``pipeline.lessons_in``), fixed before grading so every total has one maximum.
 3. Each learner not already saved gets one ``sandbox.workspace.LearnerSandbox``; each of
    their notebooks is matched to its lesson, reduced to its definitions, and
    each exercise of the lesson runs in a fresh child. The answers are judged

@@ -11,6 +11,7 @@ for report.json), ``results(todo)`` (a generator of (Submission, where it ran)) 
 """
 from __future__ import annotations
 
+import sys
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
@@ -50,11 +51,18 @@ def isolation_named(choice: str) -> tuple[str, str | None]:
     return choice, PYTHON_WARNING if choice == "python" else None
 
 
-def lessons_in(learners: list[Learner]) -> list[str]:
-    """The lessons of every notebook in the batch, by the cheap evidence collect found
-    (metadata by a pattern, the file name, legible `def` lines: ``reading.lesson_evidence``):
-    the default assignment. No notebook is parsed to plan: parsing waits for its learner."""
-    return sorted({nb.lesson for x in learners for nb in x.notebooks if nb.lesson})
+def lessons_in(learners: list[Learner]) -> tuple[list[str], dict[str, int]]:
+    """The default assignment: the lessons handed in by more than half of the learners, by
+    the cheap evidence collect found (metadata by a pattern, the file name, legible `def`
+    lines: ``reading.lesson_evidence``); and the others, with how many handed each in. A
+    lesson one learner adds cannot change a classmate's maximum or row (blind attack
+    round3/a15); --lessons says what counts. No notebook is parsed to plan."""
+    by: dict[str, int] = {}
+    for x in learners:
+        for lesson in {nb.lesson for nb in x.notebooks if nb.lesson}:
+            by[lesson] = by.get(lesson, 0) + 1
+    counted = sorted(n for n, k in by.items() if 2 * k > len(learners))
+    return counted, {n: k for n, k in sorted(by.items()) if n not in counted}
 
 
 def plan_batch(paths: list[Path], out: Path, exercises, submission_type, limits: Limits, force: bool,
@@ -65,7 +73,15 @@ def plan_batch(paths: list[Path], out: Path, exercises, submission_type, limits:
     collected = collect(paths)
     learners = collected.learners
     if not exercises.assignment:
-        exercises.assignment = lessons_in(learners)
+        exercises.assignment, left_out = lessons_in(learners)
+        if left_out and not exercises.assignment:
+            found = ", ".join(f"{lesson} ({k} of {len(learners)})" for lesson, k in left_out.items())
+            raise ValueError(f"no lesson was handed in by more than half of the learners ({found}): say which "
+                             "lessons this assignment covers, e.g. --lessons " + ",".join(left_out))
+        for lesson, k in left_out.items():
+            print(f"note: lesson {lesson} is not graded: only {k} of {len(learners)} learners handed it in "
+                  "(the assignment is the lessons most learners handed in; give --lessons to choose)",
+                  file=sys.stderr)
     batch = Batch(out, exercises, submission_type, collected.skipped, secret)
     todo = [x for x in learners if force or _needs_grading(batch.saved(x))]
     return Plan(exercises, learners, todo, batch, limits, isolation, out)

@@ -117,12 +117,29 @@ def test_learner_missing_a_lesson_is_told(tmp_path):
         (klass / "ann" / f"{name}.ipynb").write_bytes((ROOT / "solutions" / f"{name}_exercises.ipynb").read_bytes())
     (klass / "bob" / "01_embeddings.ipynb").write_bytes((ROOT / "solutions" / "01_embeddings_exercises.ipynb").read_bytes())
     out = tmp_path / "out"
-    subprocess.run(GRADE + [str(klass), "--out", str(out)], check=True, capture_output=True)
+    subprocess.run(GRADE + [str(klass), "--out", str(out), "--lessons", "01_embeddings,02_attention"], check=True,
+                   capture_output=True)
     got = {r["submission"]: (r["total"], r["max_total"], r["layer_norm"]) for r in rows(out)}
     assert got == {"ann": ("4", "4", "1"), "bob": ("2", "4", "0")}
     feedback = (out / "feedback" / "bob" / "feedback.md").read_text()
     assert "**2 / 4** points" in feedback and "No notebook for lesson `02_attention` was found" in feedback
     assert {r["submission"]: r["problem"] for r in rows(out)} == {"ann": "", "bob": "no notebook graded for lesson 02_attention"}
+
+
+def test_without_lessons_the_assignment_is_what_most_learners_handed_in():
+    """One learner's extra notebook must not change a classmate's maximum or row (blind attack
+    round3/a15): a lesson counts when more than half of the learners handed it in."""
+    from types import SimpleNamespace as NS
+
+    from grader.batch.pipeline import lessons_in
+
+    def learner(*lessons):
+        return NS(notebooks=[NS(lesson=x) for x in lessons] + [NS(lesson=None)])
+
+    assert lessons_in([learner("01"), learner("01", "07", "07", "08")]) == (["01"], {"07": 1, "08": 1})
+    assert lessons_in([learner("01", "02"), learner("01", "02"), learner("01")]) == (["01", "02"], {})
+    assert lessons_in([learner("03", "05")]) == (["03", "05"], {})  # one learner: all they handed in
+    assert lessons_in([learner("01"), learner("02")]) == ([], {"01": 1, "02": 1})
 
 
 def test_bad_options_are_clear_errors(tmp_path):
