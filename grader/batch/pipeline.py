@@ -52,16 +52,17 @@ def isolation_named(choice: str) -> tuple[str, str | None]:
 
 
 def lessons_in(learners: list[Learner]) -> tuple[list[str], dict[str, int]]:
-    """The default assignment: the lessons handed in by more than half of the learners, by
-    the cheap evidence collect found (metadata by a pattern, the file name, legible `def`
-    lines: ``reading.lesson_evidence``); and the others, with how many handed each in. A
-    lesson one learner adds cannot change a classmate's maximum or row (blind attack
-    round3/a15); --lessons says what counts. No notebook is parsed to plan."""
+    """The default assignment: the lessons handed in by more than half of the learners who
+    handed in any, by the cheap evidence collect found (metadata by a pattern, the file
+    name, legible `def` lines: ``reading.lesson_evidence``); and the others, with how many
+    handed each in. A lesson one learner adds cannot change a classmate's maximum or row
+    (blind attack round3/a15); --lessons says what counts. No notebook is parsed to plan."""
     by: dict[str, int] = {}
-    for x in learners:
-        for lesson in {nb.lesson for nb in x.notebooks if nb.lesson}:
+    handed_in = [lessons for x in learners if (lessons := {nb.lesson for nb in x.notebooks if nb.lesson})]
+    for lessons in handed_in:  # of the learners who handed in any lesson: an empty upload votes for none
+        for lesson in lessons:
             by[lesson] = by.get(lesson, 0) + 1
-    counted = sorted(n for n, k in by.items() if 2 * k > len(learners))
+    counted = sorted(n for n, k in by.items() if 2 * k > len(handed_in))
     return counted, {n: k for n, k in sorted(by.items()) if n not in counted}
 
 
@@ -74,12 +75,13 @@ def plan_batch(paths: list[Path], out: Path, exercises, submission_type, limits:
     learners = collected.learners
     if not exercises.assignment:
         exercises.assignment, left_out = lessons_in(learners)
+        voters = sum(any(nb.lesson for nb in x.notebooks) for x in learners)
         if left_out and not exercises.assignment:
-            found = ", ".join(f"{lesson} ({k} of {len(learners)})" for lesson, k in left_out.items())
+            found = ", ".join(f"{lesson} ({k} of {voters})" for lesson, k in left_out.items())
             raise ValueError(f"no lesson was handed in by more than half of the learners ({found}): say which "
                              "lessons this assignment covers, e.g. --lessons " + ",".join(left_out))
         for lesson, k in left_out.items():
-            print(f"note: lesson {lesson} is not graded: only {k} of {len(learners)} learners handed it in "
+            print(f"note: lesson {lesson} is not graded: only {k} of {voters} learners handed it in "
                   "(the assignment is the lessons most learners handed in; give --lessons to choose)",
                   file=sys.stderr)
     batch = Batch(out, exercises, submission_type, collected.skipped, secret)

@@ -140,6 +140,7 @@ def test_without_lessons_the_assignment_is_what_most_learners_handed_in():
     assert lessons_in([learner("01", "02"), learner("01", "02"), learner("01")]) == (["01", "02"], {})
     assert lessons_in([learner("03", "05")]) == (["03", "05"], {})  # one learner: all they handed in
     assert lessons_in([learner("01"), learner("02")]) == ([], {"01": 1, "02": 1})
+    assert lessons_in([learner("01"), learner(), learner()]) == (["01"], {})  # empty uploads vote for none
 
 
 def test_bad_options_are_clear_errors(tmp_path):
