@@ -221,9 +221,13 @@ _HIDDEN_KINDS = (
 )
 
 
+_FIRST_DIFFERENCE = re.compile(r"; (first difference at .*|expected .*, got .*)\Z", re.S)
+
+
 def hidden_wording(reason: str, names: tuple[str, ...] = ()) -> str:
     """``reason`` as a hidden case's failure may show it (see _HIDDEN_KINDS): a known kind in
     the grader's words; anything else, the kind alone ("wrong answer"), never its details."""
+    reason = _FIRST_DIFFERENCE.sub("", reason)  # a public example's "expected A, got B" (judge_case)
     for name in names:  # a tuple item's name: the grader's own
         if reason.startswith(f"{name}: "):
             return f"{name}: " + hidden_wording(reason[len(name) + 2:])
@@ -239,8 +243,12 @@ def hidden_wording(reason: str, names: tuple[str, ...] = ()) -> str:
             return reason if said is None else said
     if reason.startswith("raised "):  # exception types arrive as Python's or NumPy's own names
         return re.sub(r"\d+", "#", reason)  # a message's length is the learner's to choose
-    if reason.startswith("returned "):
-        return "returned something other than what this test expects"
+    if reason.startswith("returned "):  # what came back, by the grader's description when it holds
+        got, _, wanted = reason[len("returned "):].partition("; expected ")  # no number (a shape, a
+        if re.search(r"\d", got):  # length: the learner's)
+            return f"returned something else; expected {wanted}" if wanted else \
+                "returned something other than what this test expects"
+        return f"returned {got}" + (f"; expected {wanted}" if wanted else "")
     return "wrong answer"
 
 

@@ -46,14 +46,18 @@ def judge(exercise: Exercise, cases: list[Case], answers: list, expected: list,
                 or diagnose(exercise, cases, answers, expected, failed))
     first = failed[0]
     where = "public example" if cases[first].public else "hidden test"
-    # what the learner reads: a public example's full reason, a hidden case's kind (compare.hidden_wording);
-    # a stopped or broken run and a changed input are told in the grader's own words either way
+    # what the learner reads: in check(), a public example's full reason; otherwise the case's kind
+    # (compare.hidden_wording). In the batch a public example is told by its kind too: its full
+    # reason quotes values the learner's code chose, and check() in their notebook shows it anyway.
+    # A stopped or broken run and a changed input are told in the grader's own words either way.
     own_words = (Broken, ChangedInputs, NotAttempted)
-    shown = [r if r is None or cases[i].public or isinstance(answers[i], own_words)
+    shown = [r if r is None or (cases[i].public and not hidden_only) or isinstance(answers[i], own_words)
              else hidden_wording(r, exercise.returns) for i, r in enumerate(reasons)]
     message = f"failed {len(failed)} of {tests(total)}; first failure ({where} {first + 1}): {shown[first]}"
     if cases[first].public:  # no secret: the student edition ships the public examples
         message += f"\n  Inputs of public example {first + 1}: {inputs_brief(cases[first].args)}"
+        if hidden_only and shown[first] != reasons[first]:
+            message += "\n  check() in your notebook shows what went wrong on it"
     for m in mistakes:
         message += f"\n  Likely mistake: {m.name}. {m.explanation}"
     status = "broken" if passed == 0 and all(isinstance(answers[i], Broken) for i in failed) else "failed"

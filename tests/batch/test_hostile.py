@@ -54,7 +54,8 @@ HOSTILE = {
     "raise_limits": (embed_doing("import resource\nresource.setrlimit(resource.RLIMIT_AS, (-1, -1))"), 0,
                      "failed", "changing resource limits"),
     "subclass_eq": ("class Always(np.ndarray):\n    def __eq__(self, other):\n        return True\n"
-                    + embed_doing("return np.zeros(3).view(Always)"), 0, "failed", "Always"),
+                    # the batch never repeats a class's name (the learner's text): check() does
+                    + embed_doing("return np.zeros(3).view(Always)"), 0, "failed", "a type of its own"),
     "object_answer": ("class Fake:\n    shape = (2, 4, 4)\n    def __array__(self, *a, **k):\n        return np.zeros(self.shape)\n"
                       + embed_doing("return Fake()"), 0, "failed", "not a NumPy array"),
     "renamed": (GOOD_EMBED.replace("def embed", "def embed_v2"), 0, "missing", "`embed_v2`: was it renamed?"),
