@@ -207,8 +207,9 @@ def test_all_or_nothing_scoring(tmp_path):
     partial = embed_doing("T = idx.shape[-1]\nreturn wte[idx] + wpe[:T]")  # no block-size check
     write_learner(klass / "cat", [partial, GOOD_ONE_HOT])
     per_case, strict = tmp_path / "per", tmp_path / "strict"
-    subprocess.run(GRADE + [str(klass), "--out", str(per_case)], check=True, capture_output=True)
-    subprocess.run(GRADE + [str(klass), "--out", str(strict), "--scoring", "all-or-nothing"],
+    lessons = ["--lessons", "01_embeddings,02_attention"]
+    subprocess.run(GRADE + [str(klass), "--out", str(per_case)] + lessons, check=True, capture_output=True)
+    subprocess.run(GRADE + [str(klass), "--out", str(strict), "--scoring", "all-or-nothing"] + lessons,
                    check=True, capture_output=True)
     cat = {r["submission"]: r for r in rows(per_case)}["cat"]
     assert 0 < float(cat["embed"]) < 1
@@ -231,11 +232,11 @@ def test_a_grader_failure_keeps_the_row_and_is_retried(tmp_path, monkeypatch):
         return real(learner, exercises, box)
 
     monkeypatch.setattr(grade, "grade_learner", flaky)
-    grade.grade_batch([Path(klass)], out)
+    grade.grade_batch([Path(klass)], out, lessons=["01_embeddings", "02_attention"])
     bob = {r["submission"]: r for r in rows(out)}["bob"]
     assert bob["problem"].startswith("internal grader error (RuntimeError, printed on")
     monkeypatch.setattr(grade, "grade_learner", real)
-    grade.grade_batch([Path(klass)], out)
+    grade.grade_batch([Path(klass)], out, lessons=["01_embeddings", "02_attention"])
     assert {r["submission"]: r for r in rows(out)}["bob"]["problem"] == "no notebook graded for lesson 02_attention"
 
 

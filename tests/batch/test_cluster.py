@@ -57,6 +57,9 @@ def on_cluster(address, klass, out, isolation=MODE, **kw):
     return grade.grade_batch([klass], out, isolation=isolation, cluster=cluster.pool_for(address), **kw)
 
 
+LESSONS = ["01_embeddings", "02_attention"]  # small_class's assignment (only ann hands in 02)
+
+
 def small_class(tmp_path):
     """ann: lessons 01 and 02 solved; bob: a classic mistake in embed, lesson 02 missing;
     cat: the stub; dan: a truncated notebook."""
@@ -104,10 +107,10 @@ def test_the_cluster_grades_a_class_as_this_machine_does(tmp_path, dask):
     secret.write_text("5e" * 32 + "\n")  # and one fixed: the totals below are exact (a random draw let bob
     #                                      pass one hidden case by chance once: 1.12 for 1)
     proc = subprocess.Popen(GRADE + [str(klass), "--out", str(tmp_path / "workers"), "--workers", "2",
-                                     "--isolation", MODE, "--secret", str(secret)],
+                                     "--isolation", MODE, "--secret", str(secret), "--lessons", ",".join(LESSONS)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    grade.grade_batch([klass], tmp_path / "here", isolation=MODE, secret=secret)  # while that cluster starts
-    on_cluster(dask[0], klass, tmp_path / "scheduler", secret=secret)
+    grade.grade_batch([klass], tmp_path / "here", isolation=MODE, secret=secret, lessons=LESSONS)  # meanwhile
+    on_cluster(dask[0], klass, tmp_path / "scheduler", secret=secret, lessons=LESSONS)
     proc.stderr = proc.communicate(timeout=300)[1]
     assert proc.returncode == 0, proc.stderr
     assert "learners graded per worker: tcp://127.0.0.1:" in proc.stderr

@@ -91,7 +91,7 @@ def _frame_answer(tree, blob: bytes, budget: list[int]):
     except (ValueError, TypeError, RecursionError, OverflowError, MemoryError):
         return Broken("its answer could not be read")
     budget[0] = load.left()
-    return _described_in_own_words(answer)
+    return answer
 
 
 def _answer(tree, load):
@@ -185,7 +185,7 @@ def _answer_in_own_words(answer, case):
     if isinstance(answer, ChangedInputs):
         names = tuple(n for n in case.args if n in answer.names)
         return ChangedInputs(names) if names else Broken("malformed answer")
-    return answer
+    return _described_in_own_words(answer)
 
 
 def _described_in_own_words(value):
