@@ -33,17 +33,17 @@ NOTHING_SECRET = {
                                      "the child whose cell errors are shown answers the public examples only and "
                                      "never holds a hidden input (test_sandbox: no child that answers a public "
                                      "example holds a hidden input)",
-    "round2/a20_public_echo_hidden": "the factor shown is 31337 plus a PUBLIC input's fraction: the child that "
-                                     "answers public examples holds no hidden input, and the hidden points are its "
-                                     "own right answers; the verdict's range test cannot tell the two apart",
 }
-# breached by a draw of the hidden cases (a fresh random secret per run): not a fixed outcome
-BY_CHANCE = {"round2/a08_valueerror_credit": "credit without computing when a hidden case happens to be "
-                                              "GPT-2 small's own configuration (0.04 points)"}
+# breached by a draw of the hidden cases (a fresh random secret per run): not a fixed outcome. (a08,
+# credit when a hidden case was GPT-2 small's own configuration, is gone: every hidden case is drawn.)
+BY_CHANCE: dict[str, str] = {}
 
 
 def _load(path: Path):
     sys.path.insert(0, str(path.parent))  # an attack's shared helpers sit beside it
+    for helper in path.parent.glob("*.py"):  # each round's own _common, run_attacks, ...: not another's
+        if not helper.stem.startswith("a") or not helper.stem[1:3].isdigit():
+            sys.modules.pop(helper.stem, None)
     try:
         spec = importlib.util.spec_from_file_location(f"{path.parent.name}_{path.stem}", path)
         module = importlib.util.module_from_spec(spec)
