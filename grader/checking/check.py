@@ -13,7 +13,9 @@ import threading
 from ..judging import registry
 from ..judging.answers import call_answer, mistake_answers_for, reference_answers
 from ..judging.judge import Broken, NotAttempted, Raised, Verdict, judge
+from .hints import remember_named
 
+LIKELY = "  Likely mistake: "  # how judge.judge words a named mistake in its message
 MARK = {"passed": "PASSED", "not_attempted": "TODO", "failed": "FAILED",
         "broken": "FAILED", "missing": "MISSING"}
 
@@ -142,7 +144,11 @@ def check(*fns) -> None:
     """Print one verdict per function. Never raises (except KeyboardInterrupt)."""
     for fn in fns:
         try:
-            print(format_verdict(evaluate(fn)))
+            verdict = evaluate(fn)
+            print(format_verdict(verdict))
+            # hint() starts from what this check() found (catalogued or diagnosed, as printed)
+            remember_named(verdict.exercise, [line.split(LIKELY, 1)[1] for line in verdict.message.splitlines()
+                                              if line.startswith(LIKELY)])
         except Exception as exc:  # the grader's own failure must not stop the notebook
             print(f"{getattr(fn, '__name__', fn)}: the checker itself failed "
                   f"({type(exc).__name__}: {exc}); please report this.")

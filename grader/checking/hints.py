@@ -1,9 +1,18 @@
-"""hint(fn): progressive hints for an exercise, one more per call, from its registry entry."""
+"""hint(fn): progressive hints for an exercise, one more per call, from its registry entry.
+
+After check() named a likely mistake, the next hint is that mistake's explanation (what
+the learner needs first), then the exercise's own hints go on where they were."""
 from __future__ import annotations
 
 from ..judging import registry
 
 _hints_given: dict[str, int] = {}
+_named: dict[str, list[str]] = {}  # exercise -> mistakes check() named ("name. explanation"), not yet hinted
+
+
+def remember_named(exercise: str, mistakes: list[str]) -> None:
+    """check() found these for ``exercise`` (each "name. explanation"): the next hint starts from them."""
+    _named[exercise] = list(mistakes)
 
 
 def hint(fn) -> None:
@@ -13,6 +22,11 @@ def hint(fn) -> None:
     if exercise is None:
         known = ", ".join(sorted(registry.load_all()))
         print(f"hint: there is no exercise called {name!r} (exercises: {known})")
+        return
+    named = _named.get(exercise.name)
+    if named:
+        print(f"{exercise.name}: check() found a likely mistake: {named.pop(0)} (Call hint again for the "
+              "exercise's own hints.)")
         return
     hints, given = exercise.hints, _hints_given.get(exercise.name, 0)
     if not hints:
@@ -31,5 +45,7 @@ def hint_reset(fn=None) -> None:
     name = fn if isinstance(fn, str) or fn is None else getattr(fn, "__name__", None)
     if name is None:
         _hints_given.clear()
+        _named.clear()
     else:
         _hints_given.pop(name, None)
+        _named.pop(name, None)

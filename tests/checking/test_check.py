@@ -170,6 +170,35 @@ def test_hints_come_one_more_each_call_and_then_say_so(capsys):
     assert "no exercise called 'print'" in capsys.readouterr().out
 
 
+def test_a_hint_after_check_named_a_mistake_starts_from_that_mistake(capsys):
+    """The learner who just read "Likely mistake: ..." needs that mistake's fix first, then the
+    exercise's own hints, from where they were."""
+    from grader import check, hint, hint_reset
+    from grader.judging import registry
+
+    def embed(wte, wpe, idx):
+        T = idx.shape[-1]
+        if T > wpe.shape[0]:
+            raise ValueError(f"a sequence of {T} tokens is longer than the block size {wpe.shape[0]}")
+        return wte[idx] + wpe[idx]  # position rows looked up by token id
+
+    hint_reset(embed)
+    hint(embed)
+    check(embed)
+    capsys.readouterr()
+    hint(embed)
+    first = capsys.readouterr().out
+    assert first.startswith("embed: check() found a likely mistake: position rows looked up by token id.")
+    assert "wpe[:T]" in first  # the mistake's own explanation
+    hint(embed)
+    assert capsys.readouterr().out.startswith(f"embed, hint 2 of {len(registry.get('embed').hints)}")
+    check(embed)
+    hint_reset(embed)
+    capsys.readouterr()
+    hint(embed)
+    assert capsys.readouterr().out.startswith("embed, hint 1 of")
+
+
 def test_one_test_is_singular_and_tuple_items_are_named():
     from grader.judging import registry
     from grader.judging.answers import reference_answers
