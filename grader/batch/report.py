@@ -92,11 +92,29 @@ def missing_lessons(s, exercises) -> list[str]:
     return [x for x in exercises.assignment if x not in s.lessons]
 
 
+LATE = "Canvas marks this submission late"  # lms.py's note, said in the row too
+
+
 def problem_text(s, exercises) -> str:
-    """The gradebook's problem column: what went wrong (collect's findings, unreadable
-    notebooks, an id clash), then each lesson of the assignment not graded."""
+    """The gradebook's problem column, and report.json's: what went wrong (collect's
+    findings, unreadable notebooks, an id clash), each lesson of the assignment not graded,
+    the exercises stopped by their time limit, and a late mark."""
     missing = "; ".join(f"no notebook graded for lesson {x}" for x in missing_lessons(s, exercises))
-    return "; ".join(x for x in (s.problem, missing) if x)
+    timed_out = [v.exercise for v in s.verdicts if "timed out after" in v.message]
+    return "; ".join(x for x in (s.problem, missing, timed_out and f"timed out: {', '.join(timed_out)}",
+                                 "late (Canvas)" if LATE in s.notes else "") if x)
+
+
+def every_exercise(verdicts: list[dict], exercises) -> list[dict]:
+    """The learner's verdicts (as dicts), one per exercise of the assignment: an exercise
+    whose lesson was not graded is listed as missing, with no points, so report.json lists
+    what the gradebook's columns do."""
+    have = {v["exercise"]: v for v in verdicts}
+    for name, points in columns(exercises):
+        have.setdefault(name, {"exercise": name, "status": "missing", "passed": 0, "total": 0, "points": 0.0,
+                               "max_points": points, "message": "no notebook graded for its lesson",
+                               "mistakes": [], "failures": []})
+    return list(have.values())
 
 
 def gradebook_csv(subs, exercises) -> str:
@@ -112,19 +130,26 @@ def gradebook_csv(subs, exercises) -> str:
     return buf.getvalue()
 
 
+def _as_in_the_gradebook(s, exercises) -> dict:
+    d = s.to_dict()
+    return d | {"problem": problem_text(s, exercises) or None, "max_total": exercises.max_total(),
+                "verdicts": every_exercise(d["verdicts"], exercises)}
+
+
 def report_json(subs, exercises, complete: bool, unverified=(), skipped=(), sandbox=None) -> str:
     """``unverified``: learners whose saved result failed its integrity check this run,
     so it was ignored and they were graded again. ``skipped``: every file of the inputs
     that was not graded (collect.Skipped), with its reason and whose upload held it."""
     report = {"assignment": exercises.assignment, "max_total": exercises.max_total(),
               "scoring": exercises.scoring,
-              "submissions": [capped(s.to_dict()) for s in sorted(subs, key=lambda s: s.name)],
+              "submissions": [capped(_as_in_the_gradebook(s, exercises)) for s in sorted(subs, key=lambda s: s.name)],
               "complete": complete,
-              "unverified_state": {"regraded": sorted(unverified),
-                                   "why": "the saved result failed its integrity check (edited, "
-                                          "damaged or from another output folder) and was ignored"},
               "skipped": [{k: capped(v) for k, v in vars(x).items()} for x in skipped],
               "sandbox": sandbox or {}}  # the walls and limits learner code ran under
+    if unverified:  # said only when it happened: on a clean run it read like an error
+        report["unverified_state"] = {"regraded": sorted(unverified),
+                                      "why": "the saved result failed its integrity check (edited, "
+                                             "damaged or from another output folder) and was ignored"}
     return json.dumps(report, indent=1)
 
 

@@ -143,6 +143,31 @@ def test_without_lessons_the_assignment_is_what_most_learners_handed_in():
     assert lessons_in([learner("01"), learner(), learner()]) == (["01"], {})  # empty uploads vote for none
 
 
+def test_report_json_agrees_with_the_gradebook_on_every_learner_and_exercise(tmp_path):
+    """report.json is "everything in one file": the same problem, total and maximum as each
+    gradebook row, and a verdict for every exercise column (a lesson not handed in: missing,
+    no points); a timed-out exercise is said in the problem column."""
+    klass = _class_of_ann_and_bob(tmp_path)
+    write_learner(klass / "slow", [embed_doing("import threading\nthreading.Event().wait()"), GOOD_ONE_HOT])
+    out = tmp_path / "out"
+    subprocess.run(GRADE + [str(klass), "--out", str(out), "--lessons", "01_embeddings,02_attention",
+                            "--timeout", "3"], check=True, capture_output=True)
+    report = json.loads((out / "report.json").read_text())
+    table = {r["submission"]: r for r in rows(out)}
+    exercise_columns = [c for c in next(iter(table.values())) if c not in ("submission", "total", "max_total", "problem")]
+    assert sorted(table) == sorted(s["name"] for s in report["submissions"]) == ["ann", "bob", "slow"]
+    for s in report["submissions"]:
+        row = table[s["name"]]
+        assert (s["problem"] or "") == row["problem"] and float(row["total"]) == s["total"]
+        assert float(row["max_total"]) == s["max_total"] == report["max_total"]
+        points = {v["exercise"]: v["points"] for v in s["verdicts"]}
+        assert sorted(points) == sorted(exercise_columns)
+        assert all(float(row[c]) == points[c] for c in exercise_columns)
+    assert "no notebook graded for lesson 02_attention" in table["bob"]["problem"]
+    assert "timed out: embed" in table["slow"]["problem"]
+    assert "unverified_state" not in report
+
+
 def test_bad_options_are_clear_errors(tmp_path):
     nb = ROOT / "solutions" / "01_embeddings_exercises.ipynb"
     for flag, value, words in [("--jobs", "0", "--jobs must be at least 1"),
@@ -397,3 +422,14 @@ def test_a_rerun_after_only_a_non_notebook_file_changed_updates_the_notes(tmp_pa
     again = subprocess.run(GRADE + [str(klass), "--out", str(out)], check=True, capture_output=True, text=True)
     assert "already graded" not in again.stderr
     assert "answers.pdf" in feedback.read_text()
+
+
+def test_a_late_mark_is_said_in_the_problem_column():
+    from grader.batch.inputs import lms
+    from grader.batch.records import Exercises, Submission
+    from grader.batch.report import problem_text
+
+    (group,) = lms.groups({"smithjane_LATE_4021_880011_01_embeddings.ipynb": False})
+    late = Submission("smithjane_4021", lessons=["01_embeddings"], notes=group.notes)
+    assert problem_text(late, Exercises(lessons=["01_embeddings"])) == "late (Canvas)"
+    assert problem_text(Submission("ann", lessons=["01_embeddings"]), Exercises(lessons=["01_embeddings"])) == ""
