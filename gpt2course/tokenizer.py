@@ -92,17 +92,22 @@ def bytes_to_unicode() -> list[str]:
     return chars
 
 
-_BYTE_CHARS = bytes_to_unicode()
-_CHAR_BYTES = {c: b for b, c in enumerate(_BYTE_CHARS)}
+@functools.lru_cache(maxsize=1)
+def byte_tables() -> tuple[list[str], dict[str, int]]:
+    """byte -> character and back, made once (on first use: the student edition's is the learner's)."""
+    chars = bytes_to_unicode()
+    return chars, {c: b for b, c in enumerate(chars)}
 
 
 def to_byte_chars(piece: str) -> str:
-    return "".join(_BYTE_CHARS[b] for b in piece.encode("utf-8"))
+    chars = byte_tables()[0]
+    return "".join(chars[b] for b in piece.encode("utf-8"))
 
 
 def token_bytes(token: str) -> bytes:
     """A vocabulary entry's bytes; the special token stands for its own text."""
-    return token.encode("utf-8") if token == EOT else bytes(_CHAR_BYTES[c] for c in token)
+    back = byte_tables()[1]
+    return token.encode("utf-8") if token == EOT else bytes(back[c] for c in token)
 
 
 # ------------------------------------------------------------------ encoding
@@ -184,7 +189,7 @@ class Tokenizer:
         return encode(text, self.vocab, self.ranks, allowed_special, disallowed_special, self.cache)
 
     def decode(self, ids) -> str:
-        return decode_tokens(ids, self.tokens)
+        return decode(ids, self.vocab)
 
     @functools.cached_property
     def tokens(self) -> dict[int, str]:
