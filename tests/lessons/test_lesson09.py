@@ -1,0 +1,314 @@
+"""Lesson 09: the flagged references against the course's tokenizer, learner-written mistakes
+named, right answers in other styles given full marks, and the notebooks' conventions."""
+from __future__ import annotations
+
+import heapq
+import re
+
+import nbformat
+import numpy as np
+import pytest
+import regex
+
+from gpt2course import tokenizer as tk
+from grader.checking.check import evaluate
+from grader.lessons import _l09_cases as C
+from grader.lessons import _l09_variants as V
+
+from conftest import ROOT
+
+EOT = "<|endoftext|>"
+KEPT = set(range(33, 127)) | set(range(161, 173)) | set(range(174, 256))
+
+
+def named(fn) -> list[str]:
+    v = evaluate(fn)
+    assert v.status == "failed", v.message
+    return v.mistakes
+
+
+# ------------------------------------------------------------------ the references
+def test_flagged_references_are_the_course_tokenizer():
+    rng = np.random.default_rng(3)
+    vocab, ranks = C.gpt2_subset(2000)
+    assert V.bytes_to_unicode() == tk.bytes_to_unicode()
+    for _ in range(30):
+        text = "".join(rng.choice(C.ALPHABET + [" the", EOT], size=int(rng.integers(1, 30))))
+        assert V.pretokenize(text) == tk.pretokenize(text)
+        for piece in tk.pretokenize(text):
+            word = tk.to_byte_chars(piece)
+            assert V.bpe(word, ranks) == tk.bpe(word, ranks)
+        for kw in ({"allowed_special": "all"}, {"disallowed_special": ()}):
+            ids = tk.encode(text, vocab, ranks, **kw)
+            assert V.encode(text, vocab, ranks, **kw) == ids
+            assert V.decode(ids, vocab) == tk.decode(ids, vocab) == text
+        assert V.train_bpe(text, 5) == tk.train_bpe(text, 5)
+
+
+# ------------------------------------------------------------------ mistakes, written as a learner would
+def test_bytes_to_unicode_mistakes_are_named():
+    def bytes_to_unicode():
+        return [chr(b) for b in range(256)]
+    assert named(bytes_to_unicode) == ["the byte map built from chr(b) for every byte"]
+
+    def bytes_to_unicode():  # noqa: F811
+        return [chr(b) if b in KEPT else chr(256 + b) for b in range(256)]
+    assert named(bytes_to_unicode) == ["moved bytes numbered by their own value"]
+
+
+GPT2_PARTS = [r"'s|'t|'re|'ve|'m|'ll|'d", r" ?\p{L}+", r" ?\p{N}+", r" ?[^\s\p{L}\p{N}]+", r"\s+(?!\S)", r"\s+"]
+
+
+@pytest.mark.parametrize("parts, mistake", [
+    ([GPT2_PARTS[0], r" ?\w+", r" ?\d+", r" ?[^\s\w]+", r"\s+(?!\S)", r"\s+"], "\\w instead of \\p{L}"),
+    ([GPT2_PARTS[0], r" ?[a-zA-Z]+", r" ?\p{N}+", r" ?[^\sa-zA-Z\p{N}]+", r"\s+(?!\S)", r"\s+"],
+     "[a-zA-Z] instead of \\p{L}"),
+    ([r"(?i:'s|'t|'re|'ve|'m|'ll|'d)", *GPT2_PARTS[1:]], "contractions matched case-insensitively"),
+    (GPT2_PARTS[:4] + [r"\s+"], "the whitespace rule dropped"),
+], ids=["w", "ascii", "ignorecase", "whitespace"])
+def test_pretokenize_pattern_mistakes_are_named(parts, mistake):
+    pattern = regex.compile("|".join(parts))
+
+    def pretokenize(text):
+        return pattern.findall(text)
+    assert named(pretokenize) == [mistake]
+
+
+def test_pretokenize_stripped_is_named():
+    def pretokenize(text):
+        return [w.strip() for w in regex.findall("|".join(GPT2_PARTS), text) if not w.isspace()]
+    assert named(pretokenize) == ["pieces stripped of their spaces"]
+
+
+def _bpe_loop(word, ranks, pick, once=False):
+    tokens = list(word)
+    while True:
+        pairs = [(tokens[i], tokens[i + 1]) for i in range(len(tokens) - 1)]
+        known = [p for p in pairs if f"{p[0]} {p[1]}" in ranks]
+        if not known:
+            return tokens
+        a, b = pick(known, ranks)
+        i = 0
+        while i < len(tokens) - 1:
+            if (tokens[i], tokens[i + 1]) == (a, b):
+                tokens[i:i + 2] = [a + b]
+                if once:
+                    break
+            i += 1
+
+
+def test_bpe_mistakes_are_named():
+    def bpe(word, ranks):
+        return _bpe_loop(word, ranks, lambda known, ranks: known[0])
+    assert named(bpe) == ["pairs merged in order of appearance"]
+
+    def bpe(word, ranks):  # noqa: F811
+        return _bpe_loop(word, ranks, lambda known, ranks: max(known, key=lambda p: (known.count(p),
+                                                                                   -ranks[f"{p[0]} {p[1]}"])))
+    assert named(bpe) == ["pairs merged by frequency"]
+
+    def bpe(word, ranks):  # noqa: F811
+        return _bpe_loop(word, ranks, lambda known, ranks: min(known, key=lambda p: ranks[f"{p[0]} {p[1]}"]),
+                         once=True)
+    assert named(bpe) == ["only the first occurrence merged per step"]
+
+
+def _encode(text, vocab, ranks, allowed, raise_it, strip=False):
+    if raise_it and EOT in text and not allowed:
+        raise ValueError("found <|endoftext|>")
+    chars = tk.bytes_to_unicode()
+    out = []
+    for k, part in enumerate(text.split(EOT) if allowed else [text]):
+        if k:
+            out.append(vocab[EOT])
+        for piece in tk.pretokenize(part):
+            piece = piece.strip() if strip and piece.strip() else piece
+            out += [vocab[t] for t in tk.bpe("".join(chars[b] for b in piece.encode()), ranks)]
+    return out
+
+
+def test_encode_mistakes_are_named():
+    def encode(text, vocab, ranks, allowed_special=(), disallowed_special="all"):
+        return _encode(text, vocab, ranks, True, False)
+    assert named(encode) == ["<|endoftext|> treated as special in ordinary text"]
+
+    def encode(text, vocab, ranks, allowed_special=(), disallowed_special="all"):  # noqa: F811
+        return _encode(text, vocab, ranks, allowed_special == "all" or EOT in allowed_special, False)
+    assert named(encode) == ["a disallowed <|endoftext|> encoded instead of refused"]
+
+    def encode(text, vocab, ranks, allowed_special=(), disallowed_special="all"):  # noqa: F811
+        allowed = allowed_special == "all" or EOT in allowed_special
+        return _encode(text, vocab, ranks, allowed, disallowed_special != (), strip=True)
+    assert named(encode) == ["the leading space stripped"]
+
+
+def test_decode_mistakes_are_named():
+    def decode(ids, vocab):
+        back = {c: b for b, c in enumerate(tk.bytes_to_unicode())}
+        token = {i: t for t, i in vocab.items()}
+        return "".join((token[i].encode() if token[i] == EOT else bytes(back[c] for c in token[i]))
+                       .decode("utf-8", "replace") for i in ids)
+    assert named(decode) == ["each token decoded to str separately"]
+
+    def decode(ids, vocab):  # noqa: F811
+        token = {i: t for t, i in vocab.items()}
+        return "".join(token[i] for i in ids)
+    assert named(decode) == ["the byte alphabet not mapped back to bytes"]
+
+    def decode(ids, vocab):  # noqa: F811
+        back = {c: b for b, c in enumerate(tk.bytes_to_unicode())}
+        token = {i: t for t, i in vocab.items()}
+        raw = b"".join(token[i].encode() if token[i] == EOT else bytes(back[c] for c in token[i]) for i in ids)
+        return raw.decode("utf-8", errors="ignore")
+    assert named(decode) == ["invalid bytes dropped (errors='ignore')"]
+
+
+def _train(text, n, best, whole=False):
+    chars = tk.bytes_to_unicode()
+    words = [[chars[b] for b in w.encode()] for w in ([text] if whole else tk.pretokenize(text))]
+    merges = []
+    for _ in range(n):
+        counts = {}
+        for w in words:
+            for p in zip(w, w[1:]):
+                counts[p] = counts.get(p, 0) + 1
+        if not counts:
+            break
+        a, b = best(counts)
+        merges.append(f"{a} {b}")
+        for w in words:
+            i = 0
+            while i < len(w) - 1:
+                if (w[i], w[i + 1]) == (a, b):
+                    w[i:i + 2] = [a + b]
+                i += 1
+    return merges
+
+
+def test_train_bpe_mistakes_are_named():
+    as_bytes = {c: b for b, c in enumerate(tk.bytes_to_unicode())}
+    raw = lambda t: bytes(as_bytes[c] for c in t)  # noqa: E731
+
+    def train_bpe(text, n_merges):
+        return _train(text, n_merges, lambda c: max(c, key=lambda p: (c[p], p)))
+    assert named(train_bpe) == ["ties broken by the byte-alphabet characters"]
+
+    def train_bpe(text, n_merges):  # noqa: F811
+        return _train(text, n_merges, lambda c: min(c, key=lambda p: (-c[p], raw(p[0]), raw(p[1]))))
+    assert named(train_bpe) == ["ties broken towards the smallest pair"]
+
+    def train_bpe(text, n_merges):  # noqa: F811
+        return _train(text, n_merges, lambda c: max(c, key=c.get))
+    assert named(train_bpe) == ["ties broken by the first pair counted"]
+
+    def train_bpe(text, n_merges):  # noqa: F811
+        return _train(text, n_merges, lambda c: max(c, key=lambda p: (c[p], raw(p[0]), raw(p[1]))), whole=True)
+    assert named(train_bpe) == ["merges across pretokenize's pieces"]
+
+
+# ------------------------------------------------------------------ right answers in other styles
+def test_right_answers_in_other_styles_pass():
+    def bytes_to_unicode():
+        table, extra = {}, 0
+        for b in range(256):
+            if 33 <= b <= 126 or 161 <= b <= 172 or 174 <= b <= 255:
+                table[b] = chr(b)
+            else:
+                table[b] = chr(256 + extra)
+                extra += 1
+        return [table[b] for b in sorted(table)]
+
+    def pretokenize(text):  # finditer and named alternatives
+        rx = regex.compile(r"(?P<c>'(?:[stmd]|re|ve|ll))|(?P<w> ?\p{L}+)|(?P<n> ?\p{N}+)"
+                           r"|(?P<o> ?[^\s\p{L}\p{N}]+)|(?P<s>\s+(?!\S)|\s+)")
+        return [m.group() for m in rx.finditer(text)]
+
+    def bpe(word, ranks):  # a heap picks the lowest rank, a pass with a skip flag merges it
+        tokens = list(word)
+        while True:
+            heap = [(ranks[f"{a} {b}"], a, b) for a, b in zip(tokens, tokens[1:]) if f"{a} {b}" in ranks]
+            if not heap:
+                return tokens
+            heapq.heapify(heap)
+            _, a, b = heap[0]
+            out, skip = [], False
+            for i, t in enumerate(tokens):
+                if skip:
+                    skip = False
+                elif t == a and i + 1 < len(tokens) and tokens[i + 1] == b:
+                    out.append(a + b)
+                    skip = True
+                else:
+                    out.append(t)
+            tokens = out
+
+    def decode(ids, vocab):
+        inverse = dict(zip(vocab.values(), vocab.keys()))
+        byte = dict(zip(bytes_to_unicode(), range(256)))
+        buf = bytearray()
+        for i in ids:
+            buf.extend(inverse[i].encode() if inverse[i] == EOT else [byte[c] for c in inverse[i]])
+        return buf.decode("utf-8", "replace")
+
+    def encode(text, vocab, ranks, allowed_special=(), disallowed_special="all"):
+        specials = {EOT} if allowed_special == "all" else set(allowed_special)
+        banned = {EOT} - specials if disallowed_special == "all" else set(disallowed_special)
+        if any(s in text for s in banned):
+            raise ValueError(f"disallowed special token {EOT} in text")
+        parts = re.split(f"({re.escape(EOT)})", text) if specials else [text]
+        ids, cache = [], {}
+        for part in parts:
+            if part in specials:
+                ids.append(vocab[part])
+                continue
+            for piece in pretokenize(part):
+                if piece not in cache:
+                    chars = bytes_to_unicode()
+                    cache[piece] = [vocab[t] for t in bpe("".join(chars[b] for b in piece.encode()), ranks)]
+                ids.extend(cache[piece])
+        return ids
+
+    def train_bpe(text, n_merges):  # recount from scratch each step, on lists of bytes
+        words = [[bytes([b]) for b in w.encode()] for w in pretokenize(text)]
+        chars = bytes_to_unicode()
+        merges = []
+        for _ in range(n_merges):
+            pairs = [(w[i], w[i + 1]) for w in words for i in range(len(w) - 1)]
+            if not pairs:
+                break
+            top = max(pairs.count(p) for p in set(pairs))
+            best = max(p for p in set(pairs) if pairs.count(p) == top)
+            for w in words:
+                i = 0
+                while i < len(w) - 1:
+                    if (w[i], w[i + 1]) == best:
+                        w[i:i + 2] = [w[i] + w[i + 1]]
+                    i += 1
+            merges.append(" ".join("".join(chars[b] for b in part) for part in best))
+        return merges
+
+    for fn in (bytes_to_unicode, pretokenize, bpe, encode, decode, train_bpe):
+        v = evaluate(fn)
+        assert v.status == "passed" and v.points == v.max_points and v.passed == v.total, (fn.__name__, v.message)
+
+
+# ------------------------------------------------------------------ the notebooks
+LESSON = ROOT / "notebooks" / "09_tokenizer.ipynb"
+SOLUTIONS = ROOT / "solutions" / "09_tokenizer_exercises.ipynb"
+
+
+def test_lesson_links_to_its_exercises_and_lesson_08_to_it():
+    last = nbformat.read(LESSON, as_version=4).cells[-1].source
+    assert "[exercises/09_tokenizer_exercises.ipynb](../exercises/09_tokenizer_exercises.ipynb)" in last
+    assert "(09_tokenizer.ipynb)" in nbformat.read(ROOT / "notebooks" / "08_training_sampling.ipynb",
+                                                    as_version=4).cells[-1].source
+
+
+def test_lesson_asserts_what_it_prints_and_its_varying_cells_are_tagged():
+    cells = [c for c in nbformat.read(LESSON, as_version=4).cells if c.cell_type == "code"]
+    assert all(c.outputs for c in cells)
+    for c in cells:
+        if "token_viewer(" in c.source or "train_bpe(" in c.source:
+            assert "nbval-ignore-output" in c.metadata.get("tags", [])
+        elif "print(" in c.source:
+            assert "assert " in c.source, c.source[:60]
