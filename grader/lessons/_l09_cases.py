@@ -60,9 +60,16 @@ def pretokenize_public():
     return [Case({"text": t}, about=about) for t, about in PRETOKENIZE_TEXTS]
 
 
+# each hidden text holds one of every point the public texts make, in a random order, among random filler
+POINTS = ["x2", "a_b", "café", "naïve", "日本x", "it'S", "'LL", "  word", "\n\n  z", " lead"]
+
+
 def pretokenize_hidden(rng):
-    return [Case({"text": "".join(rng.choice(ALPHABET, size=int(rng.integers(5, 40))))}, about="a random text")
-            for _ in range(8)]
+    cases = []
+    for _ in range(6):
+        parts = list(rng.permutation(POINTS)) + list(rng.choice(ALPHABET, size=int(rng.integers(3, 15))))
+        cases.append(Case({"text": " ".join(rng.permutation(parts))}, about="a random text"))
+    return cases
 
 
 # ------------------------------------------------------------------ bpe
@@ -79,13 +86,26 @@ def bpe_public():
     ]
 
 
+def _letters(rng, n):
+    return [str(c) for c in rng.choice(list("abcdefghijklmnopqrstuvwxyz"), size=n, replace=False)]
+
+
 def bpe_hidden(rng):
     cases = []
-    for _ in range(4):
+    for _ in range(3):
         m = int(rng.integers(500, 5000))
         word = "Ġ" * int(rng.integers(0, 2)) + _pool(rng, "abcdefghijklmnopqrstuvwxyz", int(rng.integers(2, 12)))
         cases.append(Case({"word": word, "ranks": gpt2_subset(m)[1]}, about="a word with GPT-2's merges"))
-    for _ in range(4):
+    x, y, z = _letters(rng, 3)
+    k = int(rng.integers(2, 5))
+    cases += [
+        Case({"word": y + x + y, "ranks": {f"{x} {y}": 0, f"{y} {x}": 1}}, about="the lower rank on the right"),
+        Case({"word": x + (y + z) * k, "ranks": {f"{x} {y}": 0, f"{y} {z}": 1}},
+             about="a pair more frequent than it is ranked"),
+        Case({"word": y + x * 2 + (x + y) * k, "ranks": {f"{x}{y} {x}": 0, f"{x} {y}": 1}},
+             about="a merge ranked before its parts"),
+    ]
+    for _ in range(2):
         lines = list(dict.fromkeys(f"{_pool(rng, 'ab', int(rng.integers(1, 3)))} {_pool(rng, 'ab', int(rng.integers(1, 3)))}"
                                    for _ in range(6)))
         ranks = {line: int(r) for line, r in zip(lines, rng.permutation(len(lines)))}
@@ -113,16 +133,18 @@ def encode_public():
 
 
 def encode_hidden(rng):
-    cases = []
-    for _ in range(6):
-        text = "".join(rng.choice(ALPHABET + [" the", " of", EOT], size=int(rng.integers(5, 30))))
-        kw = [{}, {"allowed_special": (EOT,)}, {"disallowed_special": ()}][int(rng.integers(3))]
-        if EOT in text and not kw:
-            cases.append(Case(_enc(text, int(rng.integers(300, 3000))).args, raises="ValueError", mention=(EOT,),
-                              about="<|endoftext|> in the text, by default"))
-        else:
-            cases.append(_enc(text, int(rng.integers(300, 3000)), about="a random text", **kw))
-    return cases
+    def text():
+        return "".join(rng.choice(ALPHABET + [" the", " of"], size=int(rng.integers(5, 30))))
+    m = lambda: int(rng.integers(300, 3000))  # noqa: E731
+    return [
+        _enc(text(), m(), about="a random text"),
+        _enc("  " + text(), m(), about="a random text after spaces"),
+        _enc(text() + EOT + text(), m(), allowed_special=(EOT,), about="<|endoftext|> allowed"),
+        _enc(text() + EOT + text(), m(), disallowed_special=(), about="<|endoftext|> as text"),
+        _enc(EOT + text(), m(), allowed_special="all", about="every special token allowed"),
+        Case(_enc(text() + EOT, m()).args, raises="ValueError", mention=(EOT,),
+             about="<|endoftext|> in the text, by default"),
+    ]
 
 
 # ------------------------------------------------------------------ decode
@@ -143,9 +165,9 @@ def decode_public():
 
 def decode_hidden(rng):
     cases = []
-    for _ in range(6):
-        text = "".join(rng.choice(ALPHABET + [EOT], size=int(rng.integers(3, 25))))
-        cases.append(_dec(text, int(rng.integers(300, 3000)), about="a random text", cut=int(rng.integers(0, 2))))
+    for k in range(6):
+        text = "".join(rng.choice(ALPHABET + [EOT], size=int(rng.integers(3, 25)))) + " 👍🏽"
+        cases.append(_dec(text, int(rng.integers(300, 3000)), about="a random text", cut=k % 2))
     return cases
 
 
@@ -160,5 +182,8 @@ def train_public():
 
 
 def train_hidden(rng):
-    return [Case({"text": _pool(rng, "abc  \nd", int(rng.integers(8, 60))), "n_merges": int(rng.integers(1, 10))},
-                 about="a random text") for _ in range(8)]
+    x, y, a = _letters(rng, 3)
+    cases = [Case({"text": f"{x}{a} {y}{a}", "n_merges": 2}, about="every pair seen once: the tie-break decides")]
+    cases += [Case({"text": _pool(rng, "abc  \nd", int(rng.integers(8, 60))), "n_merges": int(rng.integers(1, 10))},
+                   about="a random text") for _ in range(6)]
+    return cases
