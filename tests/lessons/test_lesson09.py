@@ -308,7 +308,36 @@ def test_lesson_asserts_what_it_prints_and_its_varying_cells_are_tagged():
     cells = [c for c in nbformat.read(LESSON, as_version=4).cells if c.cell_type == "code"]
     assert all(c.outputs for c in cells)
     for c in cells:
-        if "token_viewer(" in c.source or "train_bpe(" in c.source:
+        if "token_viewer(" in c.source or "train_bpe(" in c.source or "generate_text(" in c.source:
             assert "nbval-ignore-output" in c.metadata.get("tags", [])
-        elif "print(" in c.source:
+        elif "print(" in c.source:  # (generate_text's ids are checked against Hugging Face below)
             assert "assert " in c.source, c.source[:60]
+
+
+# ------------------------------------------------------------------ the lesson with GPT-2-shaped weights
+def test_lesson_continues_a_prompt_when_weights_are_cached(tmp_path, monkeypatch):
+    """A GPT-2-shaped model (GPT-2's 50,257 ids, small width) in a Hugging Face cache laid out as the
+    Hub's: the lesson's last code cell generates with it, the ids Hugging Face's generate gives."""
+    import torch
+    from transformers import GPT2LMHeadModel
+
+    from gpt2course import GPTConfig
+    from support.hub_fixtures import hub_cache, hub_config, hub_tensors, run_lesson, sha256_of, write_safetensors
+
+    shaped = GPTConfig(vocab_size=50_257, block_size=64, n_layer=2, n_embd=32, n_head=4)
+    weights = write_safetensors(tmp_path / "model.safetensors", hub_tensors(shaped, seed=9))
+    digest = sha256_of(weights)
+    snapshot = hub_cache(tmp_path / "hub", {"config.json": hub_config(shaped), "model.safetensors": weights})
+    nb = nbformat.read(LESSON, as_version=4)
+    nb.cells = [c for c in nb.cells if "generate_text(" in c.source]  # the cell needs none before it
+    nbformat.write(nb, tmp_path / "generation_cell.ipynb")
+    printed = run_lesson(tmp_path / "generation_cell.ipynb", tmp_path / "hub", monkeypatch, sha256=digest)
+    printed = printed[nb.cells[0].id]
+    ids = [int(i) for i in re.search(r"ids: \[(.*)\]", printed).group(1).split(", ")]
+    model = GPT2LMHeadModel.from_pretrained(snapshot, local_files_only=True).eval()
+    prompt = torch.tensor([tk.gpt2_tokenizer().encode("The meaning of life is")])
+    with torch.no_grad():
+        want = model.generate(prompt, attention_mask=torch.ones_like(prompt), max_new_tokens=20, min_new_tokens=20,
+                              do_sample=False, eos_token_id=None, pad_token_id=0)[0].tolist()
+    assert ids == want and len(ids) == prompt.shape[1] + 20
+    assert printed.splitlines()[1].startswith("The meaning of life is")
