@@ -123,17 +123,21 @@ def bpe(word: str, ranks: dict[str, int]) -> list[str]:
         best = min(pairs, key=lambda p: ranks.get(p, float("inf")))
         if best not in ranks:
             break
-        a, b = best.split(" ")
-        merged, i = [], 0
-        while i < len(parts):
-            if i + 1 < len(parts) and parts[i] == a and parts[i + 1] == b:
-                merged.append(a + b)
-                i += 2
-            else:
-                merged.append(parts[i])
-                i += 1
-        parts = merged
+        parts = merge(parts, *best.split(" "))
     return parts
+
+
+def merge(parts, a: str, b: str) -> list[str]:
+    """parts with every adjacent (a, b) joined into one token, left to right ("aaa": "aa", "a")."""
+    merged, i = [], 0
+    while i < len(parts):
+        if parts[i] == a and i + 1 < len(parts) and parts[i + 1] == b:
+            merged.append(a + b)
+            i += 2
+        else:
+            merged.append(parts[i])
+            i += 1
+    return merged
 
 
 def _specials(allowed_special, disallowed_special, special: set[str]) -> tuple[set[str], set[str]]:
@@ -221,20 +225,8 @@ def train_bpe(text: str, n_merges: int) -> list[str]:
             break
         a, b = max(counts, key=lambda p: (counts[p], token_bytes(p[0]), token_bytes(p[1])))
         merges.append(f"{a} {b}")
-        words = _merge_counts(words, a, b)
+        merged = Counter()
+        for w, n in words.items():
+            merged[tuple(merge(w, a, b))] += n
+        words = merged
     return merges
-
-
-def _merge_counts(words: dict, a: str, b: str) -> dict:
-    out = Counter()
-    for w, n in words.items():
-        merged, i = [], 0
-        while i < len(w):
-            if i + 1 < len(w) and w[i] == a and w[i + 1] == b:
-                merged.append(a + b)
-                i += 2
-            else:
-                merged.append(w[i])
-                i += 1
-        out[tuple(merged)] += n
-    return dict(out)

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import gzip
 import hashlib
-import os
 import sysconfig
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -165,20 +165,25 @@ def test_train_bpe_matches_brute_force():
 
 
 def brute_force_bpe(text: str, n: int) -> list[str]:
+    """The definition, step by step: pieces as lists of byte strings, every pair recounted from them."""
     words = [[bytes([b]) for b in w.encode()] for w in tk.pretokenize(text)]
     chars = tk.bytes_to_unicode()
     out = []
     for _ in range(n):
-        pairs = [(w[i], w[i + 1]) for w in words for i in range(len(w) - 1)]
+        pairs = Counter(p for w in words for p in zip(w, w[1:]))
         if not pairs:
             break
-        best = max(set(pairs), key=lambda p: (pairs.count(p), p))
-        for w in words:
-            i = 0
-            while i < len(w) - 1:
-                if (w[i], w[i + 1]) == best:
-                    w[i:i + 2] = [w[i] + w[i + 1]]
-                i += 1
+        top = max(pairs.values())
+        best = max(p for p, c in pairs.items() if c == top)       # ties: the greatest pair of byte strings
+        joined = best[0] + best[1]
+        for k, w in enumerate(words):                               # leftmost occurrences first, no overlaps
+            marks = [i for i in range(len(w) - 1) if (w[i], w[i + 1]) == best]
+            taken = []
+            for i in marks:
+                if not taken or i > taken[-1] + 1:
+                    taken.append(i)
+            for i in reversed(taken):
+                w[i:i + 2] = [joined]
+            words[k] = w
         out.append(" ".join("".join(chars[b] for b in part) for part in best))
     return out
-
