@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import functools
 
+import numpy as np
+
 from gpt2course import tokenizer as tk
 
 from ..judging.registry import Case
@@ -187,3 +189,33 @@ def train_hidden(rng):
     cases += [Case({"text": _pool(rng, "abc  \nd", int(rng.integers(8, 60))), "n_merges": int(rng.integers(1, 10))},
                    about="a random text") for _ in range(6)]
     return cases
+
+
+# ------------------------------------------------------------------ generate_text
+def _model(rng, V, T=32, d=16, L=2):
+    """A GPT-2-shaped model (the course's names and layout) whose weights are large enough for clear argmaxes."""
+    from gpt2course import GPTConfig
+    from gpt2course import numpy_gpt as ng
+
+    params = ng.init_params(GPTConfig(vocab_size=V, block_size=T, n_layer=L, n_embd=d, n_head=2), seed=0)
+    return {k: (rng.standard_normal(v.shape) * (0.3 if v.ndim == 2 else 0.1)
+                + (1.0 if k.endswith(("ln_1.weight", "ln_2.weight", "ln_f.weight")) else 0.0)) for k, v in params.items()}
+
+
+def _gen(rng, prompt, n_new, m=300, about=""):
+    vocab, ranks = gpt2_subset(m)
+    vocab = {t: i for t, i in vocab.items() if t != EOT}   # the model's V = 256 + m ids
+    return Case({"prompt": prompt, "params": _model(rng, 256 + m), "n_head": 2, "n_new": n_new, "vocab": vocab,
+                 "ranks": ranks}, about=about)
+
+
+def generate_public():
+    rng = np.random.default_rng(9)
+    return [_gen(rng, "Hello, my dog is cute", 8, about="a prompt of six words"),
+            _gen(rng, "日本 👍", 6, about="a prompt of several-byte characters"),
+            _gen(rng, "x", 10, about="a prompt of one character")]
+
+
+def generate_hidden(rng):
+    return [_gen(rng, "".join(rng.choice(ALPHABET, size=int(rng.integers(1, 6)))), int(rng.integers(3, 12)),
+                 m=int(rng.integers(200, 600)), about="a random prompt") for _ in range(5)]

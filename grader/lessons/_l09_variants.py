@@ -148,3 +148,21 @@ def train_bpe(text, n_merges, *, tie="bytes", pieces=True):
             merged[tuple(_merge(list(w), a, b))] += n
         seqs = dict(merged)
     return merges
+
+
+# ------------------------------------------------------------------ generate_text
+def generate_text(prompt, params, n_head, n_new, vocab, ranks, *, position=-1, keep_prompt=True, join="bytes"):
+    """Greedy: the argmax of the last position's logits, n_new times. position=0: the first
+    position's logits; keep_prompt=False: the prompt's ids left out of what is returned;
+    join="each": the text decoded token by token."""
+    import numpy as np
+
+    from gpt2course import numpy_gpt as ng
+
+    ids = encode(prompt, vocab, ranks)
+    start = len(ids)
+    for _ in range(n_new):
+        logits = ng.gpt_logits(params, np.array(ids), n_head)            # (T, V)
+        ids.append(int(np.argmax(logits[position])))
+    out = ids if keep_prompt else ids[start:]
+    return out, decode(out, vocab, join=join)

@@ -210,3 +210,36 @@ register(Exercise(
         "f\"{a} {b}\", and merge it in every piece, left to right, before the next step.",
     ),
 ))
+
+
+register(Exercise(
+    name="generate_text",
+    lesson=LESSON,
+    reference=V.generate_text,
+    public_cases=C.generate_public,
+    hidden_cases=C.generate_hidden,
+    uses=("encode", "decode", "gpt_logits"),
+    returns=("ids", "text"),
+    mistakes=[
+        Mistake("the first position's logits used",
+                "gpt_logits gives one row of logits per position; the next token is scored by the last "
+                "row, logits[-1], which has seen the whole context. logits[0] has seen only the first id.",
+                flagged(V.generate_text, position=0)),
+        Mistake("the prompt's ids left out",
+                "Return every id, the prompt's first, then the new ones (as Hugging Face's generate "
+                "does), and the text of them all.",
+                flagged(V.generate_text, keep_prompt=False)),
+        Mistake("the text decoded token by token",
+                "A new token may hold part of a character: decode all the ids at once, with decode, so "
+                "the bytes of a character split across tokens come back together.",
+                flagged(V.generate_text, join="each")),
+    ],
+    hints=(
+        "Three steps: the prompt's ids with encode; then n_new times, the model's logits on every id so "
+        "far and the most likely next id appended; then decode.",
+        "gpt_logits(params, ids, n_head) takes an int array of ids (T,) and gives (T, V): the row of "
+        "the last position scores the next token. Greedy decoding takes its argmax.",
+        "Return a tuple: the list of all the ids (the prompt's, then the new ones, as Python ints) and "
+        "decode of that list.",
+    ),
+))

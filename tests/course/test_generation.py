@@ -58,3 +58,18 @@ def test_sampling_is_the_generators_and_an_empty_prompt_is_refused(hf_and_params
     assert a == b and len(a[0]) == 1 + 5
     with pytest.raises(ValueError, match="no ids"):
         generation.generate_text("", params, SHAPED.n_head, 3)
+
+
+def test_the_exercises_reference_equals_hugging_face_generate(hf_and_params, hf_tokenizer):
+    """Lesson 09's graded generate_text (grader/lessons/_l09_variants.py: encode, gpt_logits without a
+    cache, argmax, decode) on GPT-2's whole vocabulary."""
+    from grader.lessons import _l09_variants as V
+
+    hf, params = hf_and_params
+    gpt2 = tk.gpt2_tokenizer()
+    ids = torch.tensor([hf_tokenizer.encode("Hello, my dog is cute")])
+    with torch.no_grad():
+        want = hf.generate(ids, attention_mask=torch.ones_like(ids), max_new_tokens=10, min_new_tokens=10,
+                           do_sample=False, eos_token_id=None, pad_token_id=0)[0].tolist()
+    got, text = V.generate_text("Hello, my dog is cute", params, SHAPED.n_head, 10, gpt2.vocab, gpt2.ranks)
+    assert got == want and text == hf_tokenizer.decode(want, clean_up_tokenization_spaces=False)

@@ -207,6 +207,24 @@ def test_train_bpe_mistakes_are_named():
     assert named(train_bpe) == ["merges across pretokenize's pieces"]
 
 
+def test_generate_text_mistakes_are_named():
+    from gpt2course.numpy_gpt import gpt_logits
+
+    def generate_text(prompt, params, n_head, n_new, vocab, ranks):
+        ids = tk.encode(prompt, vocab, ranks)
+        for _ in range(n_new):
+            ids.append(int(gpt_logits(params, np.array(ids), n_head)[0].argmax()))
+        return ids, tk.decode(ids, vocab)
+    assert named(generate_text) == ["the first position's logits used"]
+
+    def generate_text(prompt, params, n_head, n_new, vocab, ranks):  # noqa: F811
+        ids = tk.encode(prompt, vocab, ranks)
+        for _ in range(n_new):
+            ids.append(int(gpt_logits(params, np.array(ids), n_head)[-1].argmax()))
+        return ids, "".join(tk.decode([i], vocab) for i in ids)
+    assert named(generate_text) == ["the text decoded token by token"]
+
+
 # ------------------------------------------------------------------ the notebooks
 LESSON = ROOT / "notebooks" / "09_tokenizer.ipynb"
 SOLUTIONS = ROOT / "solutions" / "09_tokenizer_exercises.ipynb"

@@ -259,4 +259,11 @@ HIDDEN = {
         "n_merges=1, text='b\\n ca\\ncb ab adddd  dc bcc\\nab  ccac d\\n\\n   ' (a random text)",
         "n_merges=9, text='\\n a\\nba   \\nd  \\ndb\\nd' (a random text)",
     ],
+    'generate_text': [
+        'n_head=2, n_new=7, params=28 arrays f8 wpe[32, 16] wte[655, 16], prompt=",日\'s\'S", ranks=399 arrays  , vocab=655 arrays   (a random prompt)',
+        "n_head=2, n_new=8, params=28 arrays f8 wpe[32, 16] wte[812, 16], prompt='2323日', ranks=556 arrays  , vocab=812 arrays   (a random prompt)",
+        'n_head=2, n_new=6, params=28 arrays f8 wpe[32, 16] wte[679, 16], prompt="a! a\'S", ranks=423 arrays  , vocab=679 arrays   (a random prompt)',
+        "n_head=2, n_new=10, params=28 arrays f8 wpe[32, 16] wte[616, 16], prompt='c', ranks=360 arrays  , vocab=616 arrays   (a random prompt)",
+        'n_head=2, n_new=7, params=28 arrays f8 wpe[32, 16] wte[810, 16], prompt="\'ll\'llafg", ranks=554 arrays  , vocab=810 arrays   (a random prompt)',
+    ],
 }

@@ -408,3 +408,47 @@ L.mistake(T, "merges across pretokenize's pieces",
           (1, "words = [[bytes([b]) for b in piece.encode()] for piece in pretokenize(text)]",
            "words = [[bytes([b]) for b in text.encode()]]"))
 L.uncatalogued(T, "pairs counted once per piece", (0, "counts[p] = counts.get(p, 0) + n", "counts[p] = counts.get(p, 0) + 1"))
+
+# ------------------------------------------------------------------ generate_text
+G = "generate_text"
+L.styles(G, '''
+def generate_text(prompt, params, n_head, n_new, vocab, ranks):
+    ids = encode(prompt, vocab, ranks)
+    for _ in range(n_new):
+        logits = gpt_logits(params, np.array(ids), n_head)
+        ids.append(int(np.argmax(logits[-1])))
+    return ids, decode(ids, vocab)
+''', '''
+def generate_text(prompt, params, n_head, n_new, vocab, ranks):
+    context = np.array(encode(prompt, vocab, ranks), dtype=np.int64)
+    for step in range(n_new):
+        last = gpt_logits(params, context, n_head)[context.shape[0] - 1]
+        context = np.append(context, last.argmax())
+    ids = [int(i) for i in context]
+    text = decode(ids, vocab)
+    return ids, text
+''')
+L.mistake(G, "the first position's logits used",
+          (0, "ids.append(int(np.argmax(logits[-1])))", "ids.append(int(np.argmax(logits[0])))"),
+          (1, "[context.shape[0] - 1]", "[0]"),
+          (0, "ids.append(int(np.argmax(logits[-1])))", "ids.append(int(logits.argmax(axis=-1)[0]))"))
+L.mistake(G, "the prompt's ids left out",
+          (0, [("    ids = encode(prompt, vocab, ranks)\n", "    ids = encode(prompt, vocab, ranks)\n    n = len(ids)\n"),
+               ("return ids, decode(ids, vocab)", "return ids[n:], decode(ids[n:], vocab)")]),
+          (1, [("    context = np.array(encode(prompt, vocab, ranks), dtype=np.int64)\n",
+                "    context = np.array(encode(prompt, vocab, ranks), dtype=np.int64)\n    start = len(context)\n"),
+               ("ids = [int(i) for i in context]", "ids = [int(i) for i in context[start:]]")]),
+          '''
+def generate_text(prompt, params, n_head, n_new, vocab, ranks):
+    context = encode(prompt, vocab, ranks)
+    new = []
+    for _ in range(n_new):
+        nxt = int(np.argmax(gpt_logits(params, np.array(context + new), n_head)[-1]))
+        new.append(nxt)
+    return new, decode(new, vocab)
+''')
+L.mistake(G, "the text decoded token by token",
+          (0, "return ids, decode(ids, vocab)", "return ids, \"\".join(decode([i], vocab) for i in ids)"),
+          (1, "text = decode(ids, vocab)", "text = \"\".join(decode([t], vocab) for t in ids)"),
+          (0, "return ids, decode(ids, vocab)", "return ids, \"\".join(map(lambda i: decode([i], vocab), ids))"))
+L.uncatalogued(G, "one token too few", (0, "for _ in range(n_new):", "for _ in range(n_new - 1):"))
