@@ -9,7 +9,12 @@ Face's GPT2Tokenizer (the issue's "slow tokenizer"; under transformers 5 that cl
 the Rust `tokenizers` library, so this is now a comparison with compiled code); the ratio to
 tiktoken is recorded.
 
-Run: .venv/bin/python benchmarks/tokenizer_speed.py [--repeats 5]
+Then text in, text out: generation.generate_text (the course's tokenizer, the NumPy model with its KV
+cache, greedy, float32) against Hugging Face's tokenizer, `generate(do_sample=False, use_cache=True)`
+and decode, on the same random GPT-2 small weights (model_speed.build), after checking both give the
+same ids. Tokens per second count the new tokens over the whole call; the ratio is recorded.
+
+Run: .venv/bin/python benchmarks/tokenizer_speed.py [--repeats 5] [--new 32]
 """
 from __future__ import annotations
 
@@ -48,7 +53,7 @@ def contestants(texts: list[str]) -> dict:
         "course (cache warm)": lambda: [warm.encode(t, disallowed_special=()) for t in texts][-1:],
         "Hugging Face GPT2Tokenizer": lambda: [hf.encode(t) for t in texts][-1:],
         "tiktoken": lambda: [tt.encode(t, disallowed_special=()) for t in texts][-1:],
-    }
+    }, hf
 
 
 def encode_all(tokenizer: tk.Tokenizer, texts: list[str]) -> list[list[int]]:
@@ -62,15 +67,44 @@ def check_same_ids(runs: dict, texts: list[str]) -> None:
         assert run() == [tok.encode(texts[-1], disallowed_special=())], name
 
 
+PROMPT = "The course builds GPT-2 exactly, first in NumPy and then in PyTorch, and"
+
+
+def text_in_text_out(hf_tok, n_new: int) -> dict:
+    """generate_text against Hugging Face's tokenizer + generate + decode, same weights, greedy."""
+    import torch
+
+    from gpt2course import generation
+    from gpt2course.config import GPT2_SMALL
+    from model_speed import build
+
+    hf, _, params = build()
+
+    def hugging_face():
+        ids = torch.tensor([hf_tok.encode(PROMPT)])
+        out = hf.generate(ids, attention_mask=torch.ones_like(ids), max_new_tokens=n_new, min_new_tokens=n_new,
+                          do_sample=False, use_cache=True, eos_token_id=None, pad_token_id=0)[0].tolist()
+        return out, hf_tok.decode(out, clean_up_tokenization_spaces=False)
+
+    runs = {"Hugging Face (tokenizer, generate, decode)": hugging_face,
+            "course generate_text": lambda: generation.generate_text(PROMPT, params, GPT2_SMALL.n_head, n_new)}
+    with torch.inference_mode():
+        first, second = (run() for run in runs.values())
+        assert first == second, f"different ids:\n{first[0]}\n{second[0]}"
+        return _timing.side_by_side(runs, 3)
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--new", type=int, default=32)
     args = parser.parse_args(argv)
+    _timing.same_threads()
     texts = [t for t in data.corpus_texts() if tk.EOT not in t]
     n_bytes = sum(len(t.encode("utf-8")) for t in texts)
     info = _report.machine()
     print(_report.machine_line(info))
-    runs = contestants(texts)
+    runs, hf_tok = contestants(texts)
     check_same_ids(runs, texts)
     times = _timing.side_by_side(runs, args.repeats)
     rates = {name: n_bytes / 1e6 / _timing.median(ts) for name, ts in times.items()}
@@ -80,8 +114,16 @@ def main(argv=None) -> None:
     found = [Target("course / HF GPT2Tokenizer MB/s", _timing.paired_ratio(times, "Hugging Face GPT2Tokenizer", course),
                     COURSE_VS_HF, "higher"),
              Target("course / tiktoken MB/s", _timing.paired_ratio(times, "tiktoken", course))]
+    gen = text_in_text_out(hf_tok, args.new)
+    gen_rates = {name: args.new / _timing.median(ts) for name, ts in gen.items()}
+    for name, rate in gen_rates.items():
+        print(f"{name:44s} {rate:6.1f} tokens/s")
+    found.append(Target("generate_text / HF tokenizer+generate+decode tokens/s",
+                        _timing.paired_ratio(gen, "Hugging Face (tokenizer, generate, decode)", "course generate_text")))
     _report.print_targets(found)
     table = ["| encoder | MB/s |", "|---|---|"] + [f"| {n} | {r:.2f} |" for n, r in rates.items()]
+    table += ["", f"| text in, text out (GPT-2 small, random weights, {args.new} new tokens, greedy) | tokens/s |",
+              "|---|---|"] + [f"| {n} | {r:.1f} |" for n, r in gen_rates.items()]
     text = (f"{len(texts):,} docstrings ({n_bytes / 1e6:.2f} MB of UTF-8), each encoded alone, one thread; "
             f"MB/s over the median of {args.repeats} interleaved rounds after a warm-up; ratios are medians "
             "of per-round ratios. Hugging Face's GPT2Tokenizer in transformers 5 runs the Rust `tokenizers` "
