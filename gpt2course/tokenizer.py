@@ -12,11 +12,9 @@ one special token, ``<|endoftext|>``: 50,257 ids. Encoding has three steps:
    the piece is in the table;
 3. each resulting token is looked up in the vocabulary.
 
-Decoding joins every token's bytes first and decodes the whole with UTF-8 (one
-character may be split across tokens), replacing invalid bytes as GPT-2 does.
-
-The two files are OpenAI's, shipped gzipped in ``gpt2course/data/`` (see its README) and
-checked against their pinned sha256 every time they are read.
+Decoding joins every token's bytes, then decodes them once (a character may span tokens),
+replacing invalid bytes as GPT-2 does. OpenAI's two files ship gzipped in ``gpt2course/data/``
+(see its README), checked against their pinned sha256 every time they are read.
 """
 from __future__ import annotations
 
@@ -72,6 +70,26 @@ def load_ranks(folder: Path = DATA) -> dict[str, int]:
     lines = read_data_file("vocab.bpe", folder).decode("utf-8").split("\n")
     merges = [line for line in lines[1:] if line]        # line 0 is "#version: 0.2"
     return {line: rank for rank, line in enumerate(merges)}
+
+
+# The Hub's openai-community/gpt2 holds the same two files under other names
+HUB_FILES = {"vocab.json": "encoder.json", "merges.txt": "vocab.bpe"}
+
+
+def compare_hub_files(folder: Path) -> str:
+    """One sentence: do the Hub's vocab.json and merges.txt in folder equal the shipped files (then every
+    text gets the same ids; a sample is encoded with both all the same)?"""
+    vocab = json.loads((Path(folder) / "vocab.json").read_text(encoding="utf-8"))
+    lines = (Path(folder) / "merges.txt").read_text(encoding="utf-8").split("\n")
+    hub, ours = Tokenizer(vocab, {line: r for r, line in enumerate(x for x in lines[1:] if x)}), gpt2_tokenizer()
+    sample = "Hello, my dog is cute. 日本語 👍🏽 it'S  1,000,000\r\n"
+    if hub.vocab != ours.vocab or hub.ranks != ours.ranks:
+        return (f"the Hub's tokenizer files in {folder} differ from OpenAI's ({len(hub.vocab):,} tokens, "
+                f"{len(hub.ranks):,} merges; the shipped files have {len(ours.vocab):,} and {len(ours.ranks):,})")
+    if hub.encode(sample) != ours.encode(sample):
+        return f"the Hub's tokenizer files in {folder} encode differently from OpenAI's"
+    return (f"the Hub's vocab.json and merges.txt equal OpenAI's encoder.json and vocab.bpe ({len(hub.vocab):,} "
+            f"tokens, {len(hub.ranks):,} merges), so they encode identically")
 
 
 # ------------------------------------------------------------------ the byte alphabet

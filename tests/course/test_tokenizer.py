@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import json
 import sysconfig
 from collections import Counter
 from pathlib import Path
@@ -98,6 +99,15 @@ def test_a_changed_file_is_refused(tmp_path):
     with pytest.raises(tk.TokenizerFileError, match="sha256 1ce16647"):
         tk.load_ranks(tmp_path)
     assert len(tk.load_vocab(tmp_path)) == 50257
+
+
+def test_the_hubs_files_are_compared_with_the_shipped_ones(tmp_path):
+    (tmp_path / "vocab.json").write_text(json.dumps(tk.load_vocab()), encoding="utf-8")
+    (tmp_path / "merges.txt").write_bytes(tk.read_data_file("vocab.bpe"))
+    assert tk.compare_hub_files(tmp_path).endswith("so they encode identically")
+    lines = tk.read_data_file("vocab.bpe").split(b"\n")
+    (tmp_path / "merges.txt").write_bytes(b"\n".join([lines[0], lines[2], lines[1], *lines[3:]]))  # two ranks swapped
+    assert "differ from OpenAI's" in tk.compare_hub_files(tmp_path)
 
 
 def test_hf_keyword_trap(files):
