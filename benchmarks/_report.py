@@ -28,6 +28,7 @@ ORDER = {
     "check_latency": "check() latency per exercise",
     "model_speed": "Forward pass: the course's models against Hugging Face",
     "sampling_speed": "Sampling with the KV cache against Hugging Face generate",
+    "tokenizer_speed": "GPT-2's tokenizer: the course's encoder against Hugging Face and tiktoken",
     "grading": "Batch grading against executing whole notebooks",
     "cluster": "Grading on a Dask cluster against grading here, and 20,000 learners projected",
     "nbval_time": "nbval time per notebook",

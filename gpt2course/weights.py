@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import checkpoint, numpy_gpt, state_dicts
+from . import checkpoint, numpy_gpt, state_dicts, tokenizer
 from .config import TINY, GPTConfig
 
 REPO_ID = "openai-community/gpt2"
@@ -118,6 +118,11 @@ def _download(hf_hub_download, cache_dir, dtype) -> tuple[Weights | None, str]:
     except Exception as error:  # the Hub client raises its own, httpx's or OS errors, by version
         return None, (f"GPT-2's weights were not found: downloading {REPO_ID} failed "
                       f"({type(error).__name__}: {str(error)[:200]})")
+    for name in tokenizer.HUB_FILES:  # the Hub's copy of the tokenizer, compared by `main` (best effort)
+        try:
+            hf_hub_download(REPO_ID, name, cache_dir=cache_dir)
+        except Exception:  # the weights are what was asked for; main says the tokenizer is missing
+            pass
     try:
         return _hub_weights(path, dtype, f"a download of {REPO_ID} ({path})"), ""
     except ChecksumError as error:
@@ -221,6 +226,13 @@ def main(argv=None) -> int:
     print(f"origin: {w.origin}")
     print(f"config: {w.config}")
     print(f"parameters: {numpy_gpt.count_params(w.params):,}")
+    if w.path is not None and not w.fallback:
+        beside = Path(w.path).parent
+        if all((beside / name).is_file() for name in tokenizer.HUB_FILES):
+            print(f"tokenizer: {tokenizer.compare_hub_files(beside)}")
+        else:
+            print(f"tokenizer: the Hub's {' and '.join(tokenizer.HUB_FILES)} are not beside the weights "
+                  "(--download fetches them with the weights); the course ships OpenAI's own")
     return 1 if w.fallback and (args.download or _download_asked()) else 0  # asked for GPT-2, did not get it
 
 

@@ -282,7 +282,18 @@ def first_difference(answer, expected, tol: float, names: tuple[str, ...] = (), 
             if value_mismatch(answer[k], expected[k], tol) is not None:
                 return first_difference(answer[k], expected[k], tol, (), f"{path}[{k!r}]")
         return None
+    if isinstance(expected, str) and isinstance(answer, str):
+        return _text_difference(answer, expected, path)
     return _array_difference(answer, expected, tol, path)
+
+
+def _text_difference(answer: str, expected: str, path: str) -> str:
+    """Two strings (a token, a decoded text), each shown around the first character that differs."""
+    i = next((k for k, (a, e) in enumerate(zip(answer, expected)) if a != e), min(len(answer), len(expected)))
+    start = max(0, i - 20)
+    clip = lambda t: ("..." if start else "") + repr(t[start:i + 20]) + ("..." if len(t) > i + 20 else "")  # noqa: E731
+    where = f"first difference at {path}" if path else "first difference"
+    return f"{where}, character {i}: expected {clip(expected)}, got {clip(answer)}"
 
 
 def _numeric(x):

@@ -10,7 +10,7 @@ one (grader/release/bundle.py, LOADER), with the same load(until).
 import importlib
 
 MODULES = ("l01_embeddings", "l02_attention", "l03_mlp_block", "l04_model_init", "l05_counting", "l06_torch_parity",
-           "l07_position_embeddings", "l08_training_sampling")
+           "l07_position_embeddings", "l08_training_sampling", "l09_tokenizer")
 
 
 def load(until=None) -> None:

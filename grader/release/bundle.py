@@ -87,6 +87,12 @@ STUDENT_MODULES = {
                          "variance_share"}),
         bridges={"sinusoidal_positions": "sinusoidal_positions", "position_similarity": "position_similarity",
                  "principal_components": "principal_components"}),
+    "tokenizer.py": StudentModule(  # lesson 09: the files, the byte tables and the word cache ship
+        keeps=frozenset({"read_data_file", "load_vocab", "load_ranks", "byte_tables", "to_byte_chars", "token_bytes",
+                         "decode_tokens", "_specials", "gpt2_tokenizer", "compare_hub_files"}),
+        bridges={"bytes_to_unicode": "bytes_to_unicode", "pretokenize": "pretokenize", "bpe": "bpe",
+                 "encode": "encode", "decode": "decode", "train_bpe": "train_bpe"},
+        bodies={"encode": "return _student.call('encode', text, vocab, ranks, allowed_special, disallowed_special)"}),
 }
 HIDDEN_BODY = ('raise NotImplementedError("{module}.{name} is part of an exercise\'s answer, so the student '
                'edition leaves it out. The exercises themselves (numpy_gpt.embed, numpy_gpt.block, ...) run '

@@ -38,6 +38,26 @@ def test_pieces_are_the_used_functions_and_what_they_need_only():
     assert all(callable(namespace[f]) for f in piece["exports"].values())
 
 
+def test_a_piece_that_imports_the_course_brings_what_it_needs():
+    """gpt_logits' reference reads `from gpt2course import numpy_gpt as ref`, numpy_gpt reads
+    `from .config import GPTConfig`: the oracle cannot import the course (it is hidden), so both
+    travel as source, and the slice alone computes the course's logits."""
+    import numpy as np
+
+    from gpt2course import TINY
+    from gpt2course import numpy_gpt as ng
+
+    (piece,) = pieces_source({"gpt_logits": registry.get("gpt_logits").reference})
+    source = piece["source"]
+    assert "import gpt2course" not in source and "from gpt2course" not in source and "from ." not in source
+    assert "class GPTConfig" in source and "def hidden_states" in source
+    namespace = {"__name__": "reference_pieces"}
+    exec(source, namespace)
+    params, idx = ng.init_params(TINY, seed=3), np.array([[1, 5, 2], [0, 3, 3]])
+    got = namespace[piece["exports"]["gpt_logits"]](params, idx, TINY.n_head)
+    assert np.array_equal(got, ng.gpt_logits(params, idx, TINY.n_head))
+
+
 def test_no_pieces_for_an_exercise_that_uses_none():
     assert pieces_source(reference_functions(registry.get("embed"), registry)) == []
 

@@ -397,6 +397,11 @@ def _wrong_answers(expected):
             k = next(iter(e))
             item = perturb(e[k], how)
             return None if item is None else {**e, k: item}
+        if isinstance(e, str):  # a text (lesson 09): changed at its end
+            return e + "x" if how == "value" else None
+        if isinstance(e, list) and e and all(isinstance(x, (str, int)) for x in e):  # tokens or ids
+            return {"value": e[:-1] + [perturb(e[-1], "value") if isinstance(e[-1], str) else e[-1] + 1],
+                    "shape": e[:-1]}.get(how)
         if how in ("dtype", "nan") and not isinstance(e, np.ndarray):
             return None  # a number's dtype is not judged
         a = np.array(e, copy=True)
@@ -419,8 +424,10 @@ def _scaled(x):
         return x * 3 if x.dtype.kind == "f" else (x + 7).astype(x.dtype)
     if isinstance(x, dict):
         return {k: _scaled(v) for k, v in x.items()}
-    if isinstance(x, tuple):
-        return tuple(_scaled(v) for v in x)
+    if isinstance(x, (tuple, list)):
+        return type(x)(_scaled(v) for v in x)
+    if isinstance(x, str):  # texts and tokens (lesson 09): one more character
+        return x + "·"
     if isinstance(x, (float, np.floating)):
         return type(x)(x * 3)
     if isinstance(x, (int, np.integer)) and not isinstance(x, bool):

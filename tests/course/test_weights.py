@@ -4,6 +4,7 @@ Every fixture is a structural copy of the Hub's files (tests/support/hub_fixture
 course's own save format. All offline: the "Hub" is a loopback server answering as the
 Hub does; downloads run in a subprocess whose HF_ENDPOINT points at it, as a learner's would.
 """
+import json
 import os
 import re
 import shutil
@@ -17,6 +18,7 @@ import pytest
 import torch
 
 from gpt2course import TINY, GPTConfig, weights
+from gpt2course import tokenizer as tk
 from gpt2course import numpy_gpt as ref
 from support.hub_fixtures import (COMMIT, REPO, hf_logits, hub_cache, hub_config, hub_tensors, layouts, sha256_of,
                           write_safetensors)
@@ -113,7 +115,8 @@ def run_weights(endpoint: str, cache: Path, *args: str, sha256: str | None = "of
 @pytest.fixture(scope="module")
 def hub_files(tmp_path_factory):
     path = write_safetensors(tmp_path_factory.mktemp("files") / "model.safetensors", hub_tensors(SMALL))
-    return {"config.json": hub_config(SMALL), "model.safetensors": path.read_bytes()}
+    tokenizer_files = {"vocab.json": json.dumps(tk.load_vocab()).encode(), "merges.txt": tk.read_data_file("vocab.bpe")}
+    return {"config.json": hub_config(SMALL), "model.safetensors": path.read_bytes(), **tokenizer_files}
 
 
 @pytest.fixture(scope="module")
@@ -142,7 +145,11 @@ def test_download_fetches_and_verifies_the_checkpoint(downloaded):
     assert sorted(requests) == sorted([  # a HEAD per file (the weights' answered by a redirect), a GET from the CDN
         ("hub", "HEAD", f"/{REPO}/resolve/main/model.safetensors"),
         ("cdn", "GET", f"/repos/{sha[:2]}/{sha}?response-content-disposition=attachment%3B+filename%3Dmodel.safetensors"),
-        ("hub", "HEAD", f"/{REPO}/resolve/main/config.json"), ("hub", "GET", f"/{REPO}/resolve/main/config.json")])
+        ("hub", "HEAD", f"/{REPO}/resolve/main/config.json"), ("hub", "GET", f"/{REPO}/resolve/main/config.json"),
+        *[(role, method, f"/{REPO}/resolve/main/{name}") for name in ("vocab.json", "merges.txt")
+          for role, method in (("hub", "HEAD"), ("hub", "GET"))]])
+    # the Hub's copy of the tokenizer comes with the weights and is compared with the shipped files
+    assert "tokenizer: the Hub's vocab.json and merges.txt equal OpenAI's encoder.json and vocab.bpe" in result.stdout
 
 def tree(folder: Path) -> dict:
     """Every entry under folder: a link's target, a file's bytes."""

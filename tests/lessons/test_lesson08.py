@@ -489,11 +489,12 @@ def test_lesson_opens_with_its_plan_and_ends_at_the_exercises():
     assert all(c.outputs for c in cells if c.cell_type == "code")
 
 
-def test_exercise_notebook_closes_the_course():
+def test_exercise_notebook_closes_the_model_and_leads_to_lesson_09():
     import nbformat
 
     cells = nbformat.read(ROOT / "solutions" / "08_training_sampling_exercises.ipynb", as_version=4).cells
-    assert cells[0].source.startswith("# Lesson 08 exercises") and "end of the course" in cells[-1].source
+    assert cells[0].source.startswith("# Lesson 08 exercises") and "end of the model" in cells[-1].source
+    assert "(../notebooks/09_tokenizer.ipynb)" in cells[-1].source
     assert [c.id for c in cells if "exercise" in c.metadata.get("tags", [])] == ["code-004", "code-007", "code-010"]
     assert [c.source for c in cells if "check" in c.metadata.get("tags", [])] == \
         ["check(cross_entropy)", "check(get_batch)", "check(sample_next)"]
