@@ -422,5 +422,6 @@ def test_every_hidden_case_is_drawn_from_the_instructor_s_secret(name):
     parameter count is public knowledge): each must change with the secret."""
     exercise = registry.get(name)
     one, two = ([c for c in exercise.cases(secret=s) if not c.public] for s in (b"\x01" * 32, b"\x02" * 32))
-    fixed = [c.about or str(i) for i, (c, d) in enumerate(zip(one, two)) if _same(c.args, d.args)]
+    # a function of no arguments (bytes_to_unicode) has one answer: its table is the exercise
+    fixed = [c.about or str(i) for i, (c, d) in enumerate(zip(one, two)) if c.args and _same(c.args, d.args)]
     assert len(one) == len(two) and not fixed, fixed
