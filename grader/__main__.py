@@ -74,7 +74,11 @@ def cmd_grade(args) -> int:
                            jobs=args.jobs, force=args.force, points=points, isolation=args.isolation,
                            lessons=lessons, scoring=args.scoring, progress=Progress(),
                            cluster=_cluster(args), secret=_secret(args))
-    except (InputError, ValueError, OSError, BatchStopped) as exc:
+    except BatchStopped as exc:
+        interrupted = str(exc).startswith("interrupted")
+        print(f"{'' if interrupted else 'error: '}{exc}", file=sys.stderr)
+        return 130 if interrupted else 2
+    except (InputError, ValueError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     internal = [s for s in subs if s.internal]

@@ -32,7 +32,7 @@ from .records import Exercises, Submission, failed
 from .sandbox.isolation import resolve_isolation
 from .sandbox.limits import Limits
 from .sandbox.results import WITHHELD
-from .sandbox.workspace import LearnerSandbox, Workspace
+from .sandbox.workspace import LearnerSandbox, Stopped, Workspace
 
 
 # ------------------------------------------------------------------ one learner
@@ -164,6 +164,8 @@ def grade_safely(learner: Learner, exercises: Exercises, workspace: Workspace) -
     try:
         with workspace.learner() as box:
             return grade_learner(learner, exercises, box)
+    except Stopped:  # Ctrl-C: this learner is not saved, and a rerun grades them
+        return failed(learner, "not graded: the batch was interrupted")
     except Exception as exc:  # a grader bug costs one learner's row, not the batch
         # its message may quote what the learner's process sent: on the console only, never in a row
         traceback.print_exc(file=sys.stderr)

@@ -11,7 +11,9 @@ for report.json), ``results(todo)`` (a generator of (Submission, where it ran)) 
 """
 from __future__ import annotations
 
+import signal
 import sys
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
@@ -113,6 +115,16 @@ def run(plan: Plan, pool, report) -> list:
             report(sub, plan.exercises)
             if hasattr(report, "ran_on"):
                 report.ran_on(where)
+    except KeyboardInterrupt:  # Ctrl-C: stop the running exercises now, not after the slowest
+        if threading.current_thread() is threading.main_thread():  # a second Ctrl-C: the same stop
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+        if hasattr(pool, "stop"):
+            pool.stop()
+        if arriving is not None:
+            arriving.close()
+        saved = len(plan.batch.rebuild(plan.learners))
+        raise BatchStopped(f"interrupted: {saved} of {len(plan.learners)} learners are graded and saved in "
+                           f"{plan.out}; run the same command again to grade the rest") from None
     except BatchStopped as exc:
         saved = len(plan.batch.rebuild(plan.learners))
         raise BatchStopped(f"{exc}: {saved} of {len(plan.learners)} learners are graded and saved in "
@@ -143,8 +155,14 @@ class LocalPool:
             futures = [pool.submit(self.grade_one, x, self.exercises, self.workspace) for x in todo]
             for future in as_completed(futures):
                 yield future.result(), None
+        except KeyboardInterrupt:  # raised here, in the wait: stop the running exercises before
+            self.stop()            # the shutdown below waits for their threads
+            raise
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
+
+    def stop(self) -> None:
+        self.workspace.stop()
 
     def close(self) -> None:
         self.workspace.close()

@@ -433,3 +433,31 @@ def test_a_late_mark_is_said_in_the_problem_column():
     late = Submission("smithjane_4021", lessons=["01_embeddings"], notes=group.notes)
     assert problem_text(late, Exercises(lessons=["01_embeddings"])) == "late (Canvas)"
     assert problem_text(Submission("ann", lessons=["01_embeddings"]), Exercises(lessons=["01_embeddings"])) == ""
+
+
+def test_ctrl_c_stops_the_running_exercises_and_says_how_to_resume(tmp_path):
+    """Ctrl-C with an infinite loop in flight: the grader kills the running exercises instead of
+    waiting out their --timeout (60 s here), says how many learners are saved and how to go on,
+    without a traceback; the same command then grades only the rest."""
+    klass = tmp_path / "class"
+    write_learner(klass / "ann", [GOOD_EMBED, GOOD_ONE_HOT])
+    write_learner(klass / "zed", [embed_doing("while True:\n    pass"), GOOD_ONE_HOT])
+    out = tmp_path / "out"
+    proc = subprocess.Popen(GRADE + [str(klass), "--out", str(out), "--jobs", "2", "--timeout", "60"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    seen = []
+    for line in proc.stderr:  # ann's row is saved: zed's loop is running
+        seen.append(line)
+        if line.startswith("[") and "ann" in line:
+            break
+    started = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    rest = proc.communicate(timeout=60)[1]
+    stopped_in = time.monotonic() - started
+    assert proc.returncode == 130 and stopped_in < 30, (proc.returncode, stopped_in)  # not the 60 s timeout
+    assert "interrupted: 1 of 2 learners are graded and saved" in rest and "Traceback" not in rest, rest
+    assert "run the same command again" in rest
+    again = subprocess.run(GRADE + [str(klass), "--out", str(out), "--jobs", "2", "--timeout", "2"],
+                           capture_output=True, text=True, timeout=120)
+    assert again.returncode == 0 and "1 of 2 already graded" in again.stderr, again.stderr
+    assert sorted(r["submission"] for r in rows(out)) == ["ann", "zed"]

@@ -49,7 +49,18 @@ class Zygote:
                                      stdout=subprocess.DEVNULL, stderr=self.errors, env=child_env(),
                                      cwd="/", start_new_session=True)
         theirs.close()
+        ws.live.add(self)
         self._send(self._setup(), [])
+
+    def kill(self) -> None:
+        """Killed from another thread (Ctrl-C): the thread that owns it sees it stop answering
+        and closes it as usual."""
+        proc = self.proc
+        if proc is not None:
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
 
     def _setup(self) -> dict:
         ws, walled = self.ws, self.ws.isolation == "namespaces"
@@ -98,6 +109,7 @@ class Zygote:
         return frames.read_tail(self.errors, n)
 
     def close(self) -> None:
+        self.ws.live.discard(self)
         if self.proc is not None:
             try:
                 os.killpg(self.proc.pid, signal.SIGKILL)

@@ -78,6 +78,15 @@ class Workspace:
         self.idle: queue.Queue = queue.Queue()   # (zygote, uid, group) of a slot between learners
         self._lock = threading.Lock()
         self._cases: dict[str, tuple[list, list, bytes]] = {}  # name: (cases, trees, blob)
+        self.live: set = set()       # every grading process started and not yet closed (processes.Zygote)
+        self.stopping = False        # stop(): no grading process is started from then on
+
+    def stop(self) -> None:
+        """Ctrl-C: every grading process killed now, the busy ones too, so the threads that wait
+        on them return at once (their learners are not saved: a rerun grades them)."""
+        self.stopping = True
+        for zygote in list(self.live):
+            zygote.kill()
 
     def inside(self, name: str) -> str:
         return f"{INSIDE}/{name}" if self.isolation == "namespaces" else str(self.zygote_dir / name)
@@ -171,6 +180,8 @@ class LearnerSandbox:
         self.close()
 
     def _zygote(self) -> Zygote:
+        if self.ws.stopping:
+            raise Stopped("the batch was interrupted")
         if self.zygote is None or not self.zygote.alive():
             if self.zygote is not None:
                 self.zygote.uid = None  # the uid stays with this learner
@@ -266,6 +277,10 @@ class LearnerSandbox:
             _oracle_stopped(run, j.oracle_reply, limits, self.ws)
         explain_exit(run, reply.get("status"), reply.get("timed_out") is True, limits, len(cases))
         return run
+
+
+class Stopped(Exception):
+    """The workspace was stopped (Ctrl-C) while a learner was being graded."""
 
 
 def _padded(answers: list, n: int, problem: str | None) -> list:
