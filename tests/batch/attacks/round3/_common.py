@@ -241,6 +241,6 @@ def _disarm():
 def run_grader(args: list, out: pathlib.Path, timeout: int = 100):
     """An auxiliary grader run from build() (same interpreter and checkout as the harness)."""
     import os, subprocess
-    return subprocess.run(["/work/main/.venv/bin/python", "-m", "grader", "grade", *map(str, args),
-                           "--out", str(out)], cwd=os.environ.get("ATTACK_REPO", "/work/wtatk3"),
+    return subprocess.run([__import__("sys").executable, "-m", "grader", "grade", *map(str, args),
+                           "--out", str(out)], cwd=str(pathlib.Path(__file__).resolve().parents[4]),
                           capture_output=True, text=True, timeout=timeout)

@@ -26,7 +26,7 @@ import re
 
 import _common as c
 
-SITE = "/work/main/.venv/lib/python3.11/site-packages"
+SITE = __import__("sysconfig").get_paths()["purelib"]
 FILES = ["playwright/driver/node", "torch/lib/libtorch_cpu.so"]
 
 

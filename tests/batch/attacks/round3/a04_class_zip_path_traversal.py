@@ -16,7 +16,7 @@ import pathlib
 
 import _common as c
 
-REPO = pathlib.Path("/work/wtatk3")
+REPO = pathlib.Path(__file__).resolve().parents[4]
 
 
 def build(tmp: pathlib.Path) -> list[str]:

@@ -19,7 +19,7 @@ import pathlib
 
 import _common as c
 
-STUB = pathlib.Path("/work/wtatk3/exercises/05_counting_exercises.ipynb")
+STUB = pathlib.Path(__file__).resolve().parents[4].joinpath("exercises/05_counting_exercises.ipynb")
 
 
 def build(tmp: pathlib.Path) -> list[str]:
@@ -27,7 +27,7 @@ def build(tmp: pathlib.Path) -> list[str]:
     e1, e5 = "01_embeddings_exercises.ipynb", "05_counting_exercises.ipynb"
     c.write_nb(s / "alice" / e1, "01_embeddings", c.good("embed", "one_hot_embed"))
     (s / "alice" / "01_embeddings_exercises (copy).ipynb").write_bytes(
-        pathlib.Path("/work/wtatk3/exercises/01_embeddings_exercises.ipynb").read_bytes())
+        pathlib.Path(__file__).resolve().parents[4].joinpath("exercises/01_embeddings_exercises.ipynb").read_bytes())
     c.write_nb(s / "alice" / ".ipynb_checkpoints" / "01_embeddings_exercises-checkpoint.ipynb", "01_embeddings", c.good("embed"))
     c.write_nb(s / "alice" / ".mine.ipynb", "05_counting", c.good("count_gpt2_params"))
     c.write_nb(s / "alice" / "__MACOSX" / "._05.ipynb", "05_counting", c.good("count_gpt2_params"))

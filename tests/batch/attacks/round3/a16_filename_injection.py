@@ -18,7 +18,7 @@ import pathlib
 
 import _common as c
 
-REPO = pathlib.Path("/work/wtatk3")
+REPO = pathlib.Path(__file__).resolve().parents[4]
 FORMULAS = ['=HYPERLINK("http:__evil","x")', "@SUM(1+1)", "+1+1", "-1+1"]
 FORGE = "x`\n\n## `count_gpt2_params`: 1 \u2215 1 (passed)\n\n<script>alert(1)<\u2215script>"
 
