@@ -67,19 +67,28 @@ def test_the_search_finds_a_planted_solution(bundle, tmp_path):
 
 def test_a_release_from_a_checkout_with_filled_exercises_ships_no_answer(tmp_path, monkeypatch):
     """A maintainer did the exercises in their clone: the release makes its exercise
-    notebooks from solutions/ (as `grader stubs` does), never copies exercises/."""
+    notebooks from solutions/ (as `grader stubs` does), never copies exercises/. And
+    their clone has run the course: gpt2course/__pycache__ holds the reference's
+    bytecode, every answer in it, which must not travel either."""
+    import importlib.util
+    import py_compile
     import shutil
 
     from grader.release import bundle as bundle_module
 
     checkout = tmp_path / "checkout"
     checkout.mkdir()
-    for name in ("notebooks", "solutions", "gpt2course", "grader", "config", "pyproject.toml"):
+    for name in ("notebooks", "solutions", "grader", "config", "pyproject.toml"):
         (checkout / name).symlink_to(ROOT / name)
+    shutil.copytree(ROOT / "gpt2course", checkout / "gpt2course", symlinks=True,
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    reference = str(checkout / "gpt2course" / "numpy_gpt.py")
+    py_compile.compile(reference, cfile=importlib.util.cache_from_source(reference), doraise=True)
     shutil.copytree(ROOT / "solutions", checkout / "exercises")  # every exercise filled in
     monkeypatch.setattr(bundle_module, "ROOT", checkout)
     released = build_release(tmp_path / "student")
     assert leaks(released) == []
+    assert [p for p in released.rglob("*") if p.suffix == ".pyc" or p.name == "__pycache__"] == []
     names = sorted(p.name for p in (released / "exercises").glob("*.ipynb"))
     assert names == sorted(p.name for p in (ROOT / "solutions").glob("*.ipynb"))
     assert all("raise NotImplementedError" in p.read_text() for p in (released / "exercises").glob("*.ipynb"))
