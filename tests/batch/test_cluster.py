@@ -312,6 +312,7 @@ FORGED = {  # id: (how the result is changed, what the refusal says)
     "status_unknown": (_set(["submission", "verdicts", 0, "status"], "hacked"), "unknown status"),
     "passed_over_total": (_set(["submission", "verdicts", 0, "passed"], 8), "more tests than it has"),
     "count_negative": (_set(["submission", "verdicts", 0, "total"], -1), "not a count"),
+    "count_bool": (_set(["submission", "verdicts", 0, "passed"], True), "not a count"),  # JSON true is no 1
     "mistake_unknown": (_set(["submission", "verdicts", 0, "mistakes"], ["rm -rf"]), "mistake the catalogue"),
     "field_added": (_set(["submission", "__class__"], "os.system"), "unexpected ['__class__']"),
     "field_missing": (lambda t: t["submission"].pop("verdicts") and t, "missing ['verdicts']"),
@@ -355,6 +356,34 @@ def test_a_result_s_strings_are_capped_and_its_refusal_passed_on():
     sub, _ = remote.read_result(json.dumps({"refused": "no bwrap", "worker": "w1"}).encode(), learner,
                                 exercises, grade.failed)
     assert sub.internal and sub.problem == "the worker w1 did not grade this learner: no bwrap"
+
+
+def test_a_result_listing_a_lesson_twice_is_refused():
+    """Lesson 01 listed twice with its verdicts twice fits an assignment of two lessons in
+    length: taken, it would count lesson 01's points twice."""
+    learner = Learner("ann", [Notebook("01.ipynb", b"{}")])
+    exercises = grade.Exercises(lessons=["01_embeddings", "02_attention"])
+    tree = honest_result()
+    sub, _ = remote.read_result(json.dumps(tree).encode(), learner, exercises, grade.failed)
+    assert sub.total == 2 and sub.problem is None  # the honest one is taken
+    tree["submission"]["lessons"] *= 2
+    tree["submission"]["verdicts"] *= 2
+    sub, _ = remote.read_result(json.dumps(tree).encode(), learner, exercises, grade.failed)
+    assert (sub.total, sub.verdicts, sub.internal) == (0, [], True)
+    assert "not lessons of the assignment" in sub.problem, sub.problem
+
+
+def test_what_a_worker_says_of_itself_is_capped_short():
+    """The worker's address and its reason for refusing go into a row's problem and the log:
+    a worker sending megabytes of either gets a line of it, not the megabytes."""
+    learner = Learner("ann", [Notebook("01.ipynb", b"{}")])
+    exercises = grade.Exercises(lessons=["01_embeddings"])
+    tree = honest_result() | {"worker": "w" * 100_000}
+    _, where = remote.read_result(json.dumps(tree).encode(), learner, exercises, grade.failed)
+    assert where.startswith("www") and len(where) <= 300, len(where)
+    refusal = {"refused": "no bwrap " * 10_000, "worker": "w" * 100_000}
+    sub, _ = remote.read_result(json.dumps(refusal).encode(), learner, exercises, grade.failed)
+    assert sub.internal and "no bwrap" in sub.problem and len(sub.problem) <= 1000, len(sub.problem)
 
 
 class _Bomb:

@@ -37,3 +37,27 @@ def test_a_moodle_download_gives_one_learner_per_participant(tmp_path):
     })
     names = sorted(x.name for x in col.collect([download]).learners)
     assert len(names) == 2 and "12345" in names[0] + names[1] and "12346" in names[0] + names[1]
+
+
+def test_folders_named_like_canvas_files_are_a_class_of_folders(tmp_path):
+    """Canvas's download holds flat files only: folders whose names happen to fit its file
+    pattern are learners' folders, each graded under its own name, not regrouped by user id."""
+    download = zipped(tmp_path / "class.zip", {
+        "smithjane_4021_880011_homework/01_embeddings_exercises.ipynb": NB,
+        "doejohn_4077_880020_homework/01_embeddings_exercises.ipynb": NB,
+    })
+    names = sorted(x.name for x in col.collect([download]).learners)
+    assert names == ["class.doejohn_4077_880020_homework", "class.smithjane_4021_880011_homework"]
+
+
+def test_a_folder_whose_name_goes_on_past_moodle_s_prefix_is_not_moodle_s(tmp_path):
+    """Moodle names a learner's folder with its prefix alone (`..._assignsubmission_file_`);
+    only a flat file continues with a name of its own. A folder that continues is someone's
+    own folder: the class is read as folders named as they are."""
+    download = zipped(tmp_path / "moodle.zip", {
+        "Jane Smith_4021_assignsubmission_file_v2/01_embeddings_exercises.ipynb": NB,
+        "John Doe_4077_assignsubmission_file_/01_embeddings_exercises.ipynb": NB,
+    })
+    names = sorted(x.name for x in col.collect([download]).learners)
+    assert names == ["moodle.Jane_Smith_4021_assignsubmission_file_v2",
+                     "moodle.John_Doe_4077_assignsubmission_file"]

@@ -28,16 +28,27 @@ def test_the_hubs_config_json_is_read(tmp_path):
 
 @pytest.mark.parametrize("change, words", [
     ({"activation_function": "relu"}, "activation_function is 'relu'"),
+    ({"activation_function": "gelu"}, "activation_function is 'gelu'"),  # exact GELU: not GPT-2's tanh one
     ({"layer_norm_epsilon": 1e-6}, "layer_norm_epsilon is 1e-06"),
     ({"n_inner": 1000}, "n_inner is 1000"),
     ({"n_head": None}, "lacks ['n_head']"),
-], ids=["activation", "epsilon", "n_inner", "no-n_head"])
+], ids=["activation", "exact-gelu", "epsilon", "n_inner", "no-n_head"])
 def test_a_config_json_that_is_not_gpt2_is_refused(change, words, tmp_path):
     c = {k: v for k, v in (HUB_CONFIG | change).items() if v is not None}
     (tmp_path / "config.json").write_text(json.dumps(c))
     with pytest.raises(ValueError) as info:
         checkpoint.read_config(tmp_path / "config.json")
     assert words in str(info.value) and "config.json" in str(info.value)
+
+
+def test_the_block_size_is_n_positions_whatever_n_ctx_says(tmp_path):
+    """n_positions is the number of position rows (wpe); n_ctx is an old field GPT2Config still
+    carries and no longer reads. Only a config without n_positions takes its block size from n_ctx."""
+    c = HUB_CONFIG | {"n_positions": 1024, "n_ctx": 2048}
+    (tmp_path / "config.json").write_text(json.dumps(c))
+    assert checkpoint.read_config(tmp_path / "config.json").block_size == 1024
+    (tmp_path / "config.json").write_text(json.dumps({k: v for k, v in c.items() if k != "n_positions"}))
+    assert checkpoint.read_config(tmp_path / "config.json").block_size == 2048
 
 
 def test_files_are_told_apart_by_their_bytes(tmp_path):

@@ -33,10 +33,13 @@ def test_missing_key_is_named(key):
 
 
 def test_layer_gap_is_named():
+    """A whole layer gone from the middle is one mistake (a gap in the numbering, say from
+    renumbering keys), not a dozen missing tensors."""
     params = {k: v for k, v in ref.init_params(THREE_LAYERS).items() if not k.startswith("h.1.")}
     info = logits_error(params)
     assert info.type is KeyError
     assert "h.1.ln_1.weight" in str(info.value) and "0..2" in str(info.value), str(info.value)
+    assert "gap" in str(info.value) and "[1]" in str(info.value), str(info.value)
 
 
 def test_layers_present_are_all_run():
@@ -101,6 +104,13 @@ def test_empty_batch_gets_clear_error(shape):
     with pytest.raises(ValueError, match="the batch is empty") as info:
         ref.gpt_logits(params, np.zeros(shape, dtype=np.int64), TINY.n_head)
     assert str(shape) in str(info.value)
+
+
+def test_boolean_token_ids_are_refused():
+    """NumPy takes a boolean array for a mask, not for the ids 0 and 1: the lookup would pick
+    rows by position, or fail with a message about masks."""
+    with pytest.raises(TypeError, match="integer dtype"):
+        ref.gpt_logits(ref.init_params(THREE_LAYERS), np.array([[True, False, True]]), 2)
 
 
 def test_block_size_message_unchanged():

@@ -79,6 +79,19 @@ def test_greedy_tokens_are_hugging_faces(hub_layouts):
     assert torch.equal(ours.generate(idx, 8), hf.generate(idx, max_new_tokens=8, do_sample=False, pad_token_id=0))
 
 
+def test_generate_goes_on_past_the_block_size_reading_the_last_block():
+    """A prompt as long as the block, then more tokens: each step reads the last block_size
+    tokens (the positions the model has rows for), the NumPy reference on that window."""
+    config = GPTConfig(vocab_size=11, block_size=4, n_layer=1, n_embd=8, n_head=2)
+    params = ref.init_params(config, seed=3)
+    tokens = [1, 5, 2, 7]
+    out = GPT.from_numpy(params, config.n_head).eval().generate(torch.tensor([tokens]), 3)
+    for _ in range(3):
+        window = np.array([tokens[-config.block_size:]])
+        tokens.append(int(ref.gpt_logits(params, window, config.n_head)[0, -1].argmax()))
+    assert out.tolist() == [tokens]
+
+
 def test_dtype_is_the_checkpoints_unless_asked(hub_layouts):
     folder = hub_layouts["snapshot folder"].source
     assert GPT.from_pretrained(folder).transformer.wte.weight.dtype == torch.float32  # the file's

@@ -1,5 +1,7 @@
 """The student release: check() works from stored public data; no solution, hidden test
 or grader internals travel."""
+import json
+import re
 import shutil
 import subprocess
 import sys
@@ -65,19 +67,28 @@ def test_the_search_finds_a_planted_solution(bundle, tmp_path):
 
 def test_a_release_from_a_checkout_with_filled_exercises_ships_no_answer(tmp_path, monkeypatch):
     """A maintainer did the exercises in their clone: the release makes its exercise
-    notebooks from solutions/ (as `grader stubs` does), never copies exercises/."""
+    notebooks from solutions/ (as `grader stubs` does), never copies exercises/. And
+    their clone has run the course: gpt2course/__pycache__ holds the reference's
+    bytecode, every answer in it, which must not travel either."""
+    import importlib.util
+    import py_compile
     import shutil
 
     from grader.release import bundle as bundle_module
 
     checkout = tmp_path / "checkout"
     checkout.mkdir()
-    for name in ("notebooks", "solutions", "gpt2course", "grader", "config", "pyproject.toml"):
+    for name in ("notebooks", "solutions", "grader", "config", "pyproject.toml"):
         (checkout / name).symlink_to(ROOT / name)
+    shutil.copytree(ROOT / "gpt2course", checkout / "gpt2course", symlinks=True,
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    reference = str(checkout / "gpt2course" / "numpy_gpt.py")
+    py_compile.compile(reference, cfile=importlib.util.cache_from_source(reference), doraise=True)
     shutil.copytree(ROOT / "solutions", checkout / "exercises")  # every exercise filled in
     monkeypatch.setattr(bundle_module, "ROOT", checkout)
     released = build_release(tmp_path / "student")
     assert leaks(released) == []
+    assert [p for p in released.rglob("*") if p.suffix == ".pyc" or p.name == "__pycache__"] == []
     names = sorted(p.name for p in (released / "exercises").glob("*.ipynb"))
     assert names == sorted(p.name for p in (ROOT / "solutions").glob("*.ipynb"))
     assert all("raise NotImplementedError" in p.read_text() for p in (released / "exercises").glob("*.ipynb"))
@@ -193,6 +204,37 @@ def test_exercise_texts_are_true_in_the_student_edition(bundle):
     course = nbk.read(ROOT / "exercises" / "03_mlp_block_exercises.ipynb")
     uses = [nbk.cell_source(c) for c in course.cells if "uses" in nbk.tags(c)]
     assert uses and "supplies the course's own" in uses[0]
+
+
+def test_the_student_uses_note_sends_learners_to_earlier_notebooks_only():
+    """A composite exercise's pieces from its own lesson are defined in this notebook already:
+    the note asks to paste in only earlier lessons' solutions (lesson 03's mlp calls its own
+    gelu_tanh)."""
+    from grader.judging import registry
+    from grader.release import edition
+
+    assert "gelu_tanh" in registry.get("mlp").uses and registry.get("gelu_tanh").lesson == "03_mlp_block"
+    for lesson in registry.lessons():
+        note = edition.uses_note(lesson, edition.STUDENT)
+        pasted = re.findall(r"`exercises/(\d\d)_\w+_exercises\.ipynb`", note)
+        assert all(number < lesson[:2] for number in pasted), (lesson, note)
+    assert "`exercises/02_attention_exercises.ipynb`" in edition.uses_note("03_mlp_block", edition.STUDENT)
+
+
+def test_the_release_judges_each_exercise_as_the_course_does(bundle):
+    """Initialisation statistics, sampling draws and sampled scalars each have their own judge:
+    an exercise judged by another's would pass or fail the wrong answers."""
+    from grader.judging import registry
+
+    course = {e.name: e.judge and e.judge.__name__ for e in registry.load_all().values()}
+    assert {"init_judge", "draws_judge", "scalar_judge"} <= set(course.values())
+    proc = run_in_bundle(bundle, """
+import json
+from grader.judging import registry
+print(json.dumps({e.name: e.judge and e.judge.__name__ for e in registry.load_all().values()}))
+""")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout.splitlines()[-1]) == course
 
 
 def test_check_in_bundle_needs_own_pieces_and_judges_init_statistically(bundle):
@@ -334,8 +376,33 @@ def test_stored_widget_views_become_text(tmp_path):
     assert [[o["output_type"] for o in outs] for outs in stored] == [["display_data"], ["display_data"], ["stream"]]
     bar, slider = stored[0][0]["data"], stored[1][0]["data"]
     assert list(bar) == ["text/plain"] and bar["text/plain"].startswith("train: 100%|██████████| 7/7 [")
+    assert re.search(r"7/7 \[\d\d:\d\d<\d\d:\d\d", bar["text/plain"]), bar  # as tqdm prints it: no &lt;
     assert slider == {"text/plain": WIDGET_NOTE}
     assert stored[2][0]["text"] == "plain\n"
+
+
+def test_a_stored_progress_line_reads_as_plain_text():
+    """tqdm writes its text into the widget's HTML escaped (`<` as `&lt;`): stored, the line
+    reads as tqdm prints it in a terminal."""
+    from grader.release.lesson_cells import widget_text
+
+    state = {"box": {"model_name": "HBoxModel",
+                     "state": {"children": ["IPY_MODEL_left", "IPY_MODEL_bar", "IPY_MODEL_right"]}},
+             "left": {"model_name": "HTMLModel", "state": {"value": "train: 100%"}},
+             "bar": {"model_name": "FloatProgressModel", "state": {"min": 0, "max": 7, "value": 7}},
+             "right": {"model_name": "HTMLModel", "state": {"value": " 7/7 [00:02&lt;00:00,  3.10it/s]"}}}
+    assert widget_text("box", state) == "train: 100%|██████████| 7/7 [00:02<00:00,  3.10it/s]"
+
+
+def test_a_stored_progress_bar_fills_to_the_nearest_cell():
+    """A bar stopped at 99% shows (nearly) full, not a cell short: each bar is within half a
+    cell of the fraction done."""
+    from grader.release.lesson_cells import BAR_WIDTH, widget_text
+
+    for value in range(101):
+        state = {"bar": {"model_name": "FloatProgressModel", "state": {"min": 0, "max": 100, "value": value}}}
+        bar = widget_text("bar", state)
+        assert len(bar) == BAR_WIDTH + 2 and abs(bar.count("█") - BAR_WIDTH * value / 100) <= 0.5, (value, bar)
 
 
 def test_bundle_stores_no_widget_view(bundle):
@@ -412,6 +479,23 @@ def test_bundle_ships_the_lock_and_pins_its_versions(bundle):
     readme = (bundle / "README.md").read_text()
     assert "--require-hashes --no-deps -r requirements.lock" in readme
     assert "-r torch-cpu.lock" in readme and "torch==2.13.0" in readme and "TORCH_VERSION" not in readme
+
+
+def test_a_lock_splits_into_torch_s_entry_and_the_rest_line_for_line(tmp_path):
+    """torchvision is not torch: it stays with the rest, the header too; and the command line
+    `make` runs keeps a lock's own line endings (\\r\\n from Windows included), as the release does."""
+    from grader.release.locks import lock_parts
+
+    header = "# This file was autogenerated by uv via the following command:\n#    uv pip compile\n"
+    numpy = "numpy==2.1.0 \\\n    --hash=sha256:aa\n    # via gpt2course\n"
+    torch = "torch==2.13.0+cpu \\\n    --hash=sha256:bb\n    # via gpt2course\n"
+    vision = "torchvision==0.28.0 \\\n    --hash=sha256:cc\n"
+    assert lock_parts(header + numpy + torch + vision) == (header + numpy + vision, torch)
+    (tmp_path / "lock.txt").write_bytes((header + numpy + torch + vision).replace("\n", "\r\n").encode())
+    for part, expected in (("rest", header + numpy + vision), ("torch", torch)):
+        done = subprocess.run([sys.executable, "-I", "-S", str(ROOT / "grader" / "release" / "locks.py"), part,
+                               str(tmp_path / "lock.txt")], capture_output=True, timeout=60)
+        assert done.returncode == 0 and done.stdout == expected.replace("\n", "\r\n").encode(), done.stderr
 
 
 def test_the_release_looks_stored_outputs_up_as_they_were_stored(bundle):

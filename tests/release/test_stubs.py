@@ -123,3 +123,56 @@ def test_a_fifo_where_a_solution_notebook_should_be_is_a_clear_error(tmp_path):
     assert "not a regular file" in done.stderr + done.stdout, done.stderr
     with pytest.raises(nbk.NotebookError, match="not a regular file"):
         nbk.read(solutions / "01_embeddings_exercises.ipynb")
+
+
+def test_an_exercise_stub_shows_none_of_the_solution_s_outputs(make_notebook):
+    """Solutions are saved run: what the answer printed or returned must not ship under the stub."""
+    path = make_notebook("s", [
+        ("def embed(wte, wpe, idx):\n    ### BEGIN SOLUTION\n    return wte[idx] + wpe[:1]\n    ### END SOLUTION\n"
+         "embed(wte, wpe, ids)", ["exercise"]),
+    ])
+    nb = nbk.read(path)
+    nb.cells[0].outputs = [nbformat.v4.new_output("stream", name="stdout", text="answer rows: [[1.5, 2.5]]\n"),
+                           nbformat.v4.new_output("execute_result", data={"text/plain": "array([[1.5, 2.5]])"},
+                                                  execution_count=7)]
+    nb.cells[0].execution_count = 7
+    stub = stubs.stub_notebook(nb).cells[0]
+    assert stub.outputs == [] and stub.execution_count is None
+    assert "1.5" not in stubs.render(stubs.stub_notebook(nb))
+
+
+def test_solution_markers_outside_an_exercise_cell_are_refused(make_notebook):
+    """A solution marked in a cell that is not tagged 'exercise' would ship whole: refuse it."""
+    path = make_notebook("s", [
+        ("def helper(x):\n    ### BEGIN SOLUTION\n    return x * 2\n    ### END SOLUTION", []),
+    ])
+    with pytest.raises(nbk.NotebookError, match="outside a cell tagged 'exercise'"):
+        stubs.stub_notebook(nbk.read(path))
+
+
+def one_solution(folder):
+    folder.mkdir()
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
+        "def embed(wte, wpe, idx):\n    ### BEGIN SOLUTION\n    return 1\n    ### END SOLUTION",
+        metadata={"tags": ["exercise"]})])
+    nbformat.write(nb, folder / "01_x.ipynb")
+    return folder
+
+
+def test_grader_stubs_puts_back_an_exercise_notebook_edited_by_hand(tmp_path):
+    sol, ex = one_solution(tmp_path / "solutions"), tmp_path / "exercises"
+    stubs.write(sol, ex)
+    made = (ex / "01_x.ipynb").read_text()
+    (ex / "01_x.ipynb").write_text(made.replace("replace this line with your code", "my answer"))
+    assert stubs.write(sol, ex) == [ex / "01_x.ipynb"]
+    assert (ex / "01_x.ipynb").read_text() == made and stubs.stale(sol, ex) == []
+    assert stubs.write(sol, ex) == []  # nothing to do: nothing written
+
+
+def test_an_exercise_notebook_whose_solution_is_gone_is_stale(tmp_path):
+    """A solution renamed or removed: its old exercise notebook would still ship."""
+    sol, ex = one_solution(tmp_path / "solutions"), tmp_path / "exercises"
+    stubs.write(sol, ex)
+    assert stubs.stale(sol, ex) == []
+    (ex / "00_old.ipynb").write_text((ex / "01_x.ipynb").read_text())
+    assert any("00_old.ipynb" in problem for problem in stubs.stale(sol, ex))

@@ -4,15 +4,18 @@ name it), and with every exercise solved (every cell live, no stored output).
 A failing lesson cell shows its own line and names the exercise it ran; a
 stored output names the exercise the cell really waits for."""
 import ast
+import json
 import re
 import shutil
+from pathlib import Path
 
 import nbformat
+import numpy as np
 import pytest
 from nbclient import NotebookClient
 
 from grader import notebook as nbk
-from grader.release.runtime import cell_names, student_cells
+from grader.release.runtime import cell_names, student, student_cells
 
 from conftest import ROOT, browser_problem, solved_edition
 from support.unix_kernels import AsyncUnixSocketKernels
@@ -112,11 +115,93 @@ def test_cell_key_ignores_trailing_whitespace_only():
     ("try:\n    f()\nexcept ValueError as err:\n    msg = str(err)", {"err", "msg"}, {"f", "ValueError", "str"}),
     ("with open(p) as fh:\n    text = fh.read()", {"fh", "text"}, {"open", "p"}),
     ("if (n := len(xs)) > 2:\n    print(n)", {"n"}, {"len", "xs", "print"}),
+    # the value is read before the target is bound: an earlier cell's x
+    ("x = x + 1", {"x"}, {"x"}),
+    # `import a.b` binds a; a.b is read through it
+    ("import matplotlib.pyplot\nmatplotlib.pyplot.plot(xs)", {"matplotlib"}, {"xs"}),
+    # a name assigned anywhere in a function is its local, even where read above the assignment
+    ("def smooth(xs):\n    out = []\n    for i, x in enumerate(xs):\n"
+     "        out.append(x if i == 0 else (x + prev) / 2)\n        prev = x\n    return out",
+     {"smooth"}, {"enumerate"}),
 ], ids=["imports-def", "in-order", "read-first", "augmented", "dict-comprehension", "nested-comprehension",
-        "for-loop", "function", "lambda", "class", "except", "with", "walrus"])
+        "for-loop", "function", "lambda", "class", "except", "with", "walrus", "value-before-target",
+        "dotted-import", "local-read-above"])
 def test_names_a_cell_assigns_and_reads_before_assigning(code, stored, reads):
     names = cell_names.names_of(ast.parse(code))
     assert names.stored == stored and names.reads == reads
+
+
+# --------------------------------------------------------------------------- the runtime, on its own
+def learner_course(tmp_path, monkeypatch, notebooks: dict[str, dict[str, str]]) -> Path:
+    """A course root whose exercises/ holds ``notebooks`` (file -> {exercise: its cell's code}),
+    with the runtime's edition map pointing at them, found through GPT2COURSE_ROOT from a
+    working folder with no exercises/ above it."""
+    root = tmp_path / "course"
+    (root / "exercises").mkdir(parents=True)
+    edition = {}
+    for file, cells in notebooks.items():
+        nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(code) for code in cells.values()])
+        nbformat.write(nb, root / "exercises" / file)
+        edition |= {name: {"lesson": "01_x", "notebook": f"exercises/{file}"} for name in cells}
+    (tmp_path / "edition.json").write_text(json.dumps({"exercises": edition}))
+    monkeypatch.setattr(student, "EDITION", tmp_path / "edition.json")
+    monkeypatch.setenv("GPT2COURSE_ROOT", str(root))
+    (tmp_path / "elsewhere" / "notebooks").mkdir(parents=True)
+    monkeypatch.chdir(tmp_path / "elsewhere" / "notebooks")
+    return root
+
+
+def test_a_lesson_finds_the_exercises_through_gpt2course_root(tmp_path, monkeypatch):
+    learner_course(tmp_path, monkeypatch, {"a.ipynb": {"double": "def double(x):\n    return 2 * x"}})
+    assert student.call("double", 21) == 42
+
+
+def test_a_lesson_runs_the_notebook_as_last_saved(tmp_path, monkeypatch):
+    """The learner fixes their function and saves: the next lesson cell runs the fix."""
+    root = learner_course(tmp_path, monkeypatch, {"a.ipynb": {"double": "def double(x):\n    return x + x + 1"}})
+    assert student.call("double", 21) == 43
+    nb = nbk.read(root / "exercises" / "a.ipynb")
+    nb.cells[0].source = "def double(x):\n    return 2 * x  # fixed"
+    nbformat.write(nb, root / "exercises" / "a.ipynb")
+    assert student.call("double", 21) == 42
+
+
+def test_a_notebook_cell_that_does_not_parse_is_the_learner_s_error_not_unfinished_work(tmp_path, monkeypatch):
+    learner_course(tmp_path, monkeypatch, {"a.ipynb": {"double": "def double(x):\n    return 2 * x)"}})
+    with pytest.raises(student.LearnerCodeError, match="a.ipynb"):
+        student.call("double", 21)
+
+
+def test_a_failing_cell_names_the_exercises_it_called_not_those_they_called(tmp_path, monkeypatch):
+    """`model` (one notebook) calls `double` (another) in turn: the note under the cell's error
+    sends the learner to check `model`, the exercise the cell itself ran."""
+    learner_course(tmp_path, monkeypatch, {"a.ipynb": {"model": "def model(x):\n    return double(x) + 1"},
+                                           "b.ipynb": {"double": "def double(x):\n    return 2 * x"}})
+    guard = student_cells.StoredOutputs(None, {})
+    with pytest.raises(AssertionError) as info:
+        with guard.cell(((1, 2, ()),)):
+            assert student.call("model", 1) == 4, "the lesson's own check"
+    notes = getattr(info.value, "__notes__", [])
+    assert len(notes) == 1 and "`model`" in notes[0] and "a.ipynb" in notes[0], notes
+
+
+def test_the_student_init_params_gives_the_dtype_asked_for():
+    """The learner's init_gpt draws float64; init_params(config, seed, dtype=np.float32) is float32."""
+    params = student.as_dtype({"wte": np.zeros((3, 2)), "ln_f.bias": np.zeros(2)}, np.float32)
+    assert {k: v.dtype for k, v in params.items()} == {"wte": np.float32, "ln_f.bias": np.float32}
+
+
+def test_a_stored_output_keeps_stderr_apart_from_stdout(capsys):
+    """A warning the course's run printed on stderr shows as one (red in Jupyter), not as output."""
+    source = "loss = train(model)"
+    guard = student_cells.StoredOutputs(None, {student_cells.cell_key(source): [
+        {"output_type": "stream", "name": "stderr", "text": ["UserWarning: ", "lr is large\n"]},
+        {"output_type": "stream", "name": "stdout", "text": "step 10: loss 2.31\n"}]})
+    guard.source = source
+    guard.show(student.ExerciseNotDone("train", "exercises/08_training_sampling_exercises.ipynb"), ())
+    out, err = capsys.readouterr()
+    assert "UserWarning: lr is large" in err and "lr is large" not in out
+    assert "step 10: loss 2.31" in out and "step 10" not in err
 
 
 # --------------------------------------------------------------------------- a failing lesson cell
