@@ -28,7 +28,7 @@ from .details import dtype_hint, keys_differ
 from .outcomes import Broken, ChangedInputs, NotAttempted, Raised
 from .registry import Case, Exercise
 from .seeds import seed_mismatches
-from .wire import OTHER_TYPE, Unsupported, is_plain_array
+from .wire import OTHER_TYPE, REASONS, Unsupported, is_plain_array, known_type
 
 
 # ------------------------------------------------------------------ one value
@@ -245,11 +245,20 @@ def hidden_wording(reason: str, names: tuple[str, ...] = ()) -> str:
         return re.sub(r"\d+", "#", reason)  # a message's length is the learner's to choose
     if reason.startswith("returned "):  # what came back, by the grader's description when it holds
         got, _, wanted = reason[len("returned "):].partition("; expected ")  # no number (a shape, a
-        if re.search(r"\d", got):  # length: the learner's)
+        if re.search(r"\d", got) or not _described_by_the_grader(got):  # length, a class's name: the learner's)
             return f"returned something else; expected {wanted}" if wanted else \
                 "returned something other than what this test expects"
         return f"returned {got}" + (f"; expected {wanted}" if wanted else "")
     return "wrong answer"
+
+
+def _described_by_the_grader(got: str) -> bool:
+    """describe_value's words for a type that exists outside the learner's code ("a list", "a
+    torch.Tensor (reason)", OTHER_TYPE): never a class the learner named (check() names it)."""
+    if got.startswith(OTHER_TYPE) or got in ("a Python float", "a Python int"):
+        return True
+    m = re.fullmatch(r"an? (\S+)(?: \((.*)\))?", got, re.S)
+    return bool(m) and known_type(m[1]) and (m[2] is None or m[2] in REASONS)
 
 
 def _drawn(exercise: Exercise, case: Case) -> bool:
