@@ -221,8 +221,11 @@ def test_xdist_groups_keep_a_group_on_one_worker(tmp_path):
     (tmp_path / "test_g.py").write_text(
         "import os, pytest\n\n@pytest.mark.parametrize('i', range(8))\ndef test_where(i):\n"
         "    print('WORKER', os.environ['PYTEST_XDIST_WORKER'])\n")
-    out = subprocess.run([sys.executable, "-m", "pytest", "-n", "2", "--dist", "loadgroup", "-v", "-p", "no:cacheprovider",
-                          str(tmp_path)], capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    # only xdist loaded (no nbval, hypothesis, playwright...): the check, not their start-up, is what runs
+    env = dict(os.environ, PYTEST_DISABLE_PLUGIN_AUTOLOAD="1")
+    out = subprocess.run([sys.executable, "-m", "pytest", "-p", "xdist.plugin", "-n", "2", "--dist", "loadgroup", "-v",
+                          "-p", "no:cacheprovider", str(tmp_path)], capture_output=True, text=True, cwd=tmp_path,
+                         timeout=120, env=env)
     assert out.returncode == 0, out.stdout[-2000:]
     workers = set(re.findall(r"\[(gw\d)\] .*PASSED", out.stdout))
     assert len(workers) == 1, out.stdout[-2000:]
