@@ -11,19 +11,30 @@ is worse than none. The rules, in order; the first that finds something decides:
 - the input changed in place (the failure already says which argument): named;
 - init_gpt (statistics): every failing tensor's standard deviation off by one factor, the same
   on every failing case, that a known expression of n_layer explains (sqrt(2): 1/sqrt(L) for
-  1/sqrt(2L)); every tensor of another dtype;
+  1/sqrt(2L); 1/sqrt(3): a uniform draw); a tensor GPT-2 starts constant drawn at
+  random; every tensor of another dtype;
 - the dtype alone wrong (the numbers right): upcast to float64, float32 for float64, a Python
   number for a NumPy scalar, another integer width;
 - a crash in a matrix product whose sizes (in NumPy's or torch's message) are those of exactly
   one 2-D input read transposed, on every failing case: a weight in nn.Linear's (out, in)
   layout, or (where the reference multiplies by an input's transpose: the tied head) the
   transpose left out;
-- right on every input without a leading batch axis, wrong on every input with one (or, an axis
-  counted from the front, right on every batched input and failing on every other for want of it);
-- the reference, run on the case's inputs with one of them changed (a table's rows shifted by
-  one; layer 0 for the layer index), reproduces the learner on every case;
+- a crash where an input meets its own reduction over the last axis (reshapes.py: no keepdims);
 - values: every failing answer (or one item of a tuple) exactly the expected one times a
-  constant factor, or plus a constant offset, the same on every case.
+  constant factor, the same on every case, or times a size of the case's inputs that changes
+  from case to case (a sum for a mean, the count of the wrong axes);
+- right on every input without a leading batch axis, wrong only on (some) inputs with one (or,
+  an axis counted from the front, right on every batched input and failing on every other);
+- the cases that must raise (refusals.py): what came instead, per kind of reply;
+- the right numbers rearranged (reshapes.py): transposed, an axis of length 1 added or
+  dropped, a pair returned in the other order, a dict's tensors transposed;
+- the reference, run on the case's inputs with one of them changed (a table's rows shifted by
+  one; layer 0 for the layer index; GPT-2 small's size for a size argument; a bias zeroed; a
+  square projection made the identity; two same-shaped inputs swapped; a matrix transposed),
+  reproduces the learner on every case, where the learner answered at least once;
+- one step more (reshapes.py): a softmax or GELU of the right answer, or an input added to it;
+- a constant offset; a count off by one or two terms of the sizes, or blocks past the last one
+  (structure.py); a valid input refused by the learner's own check (refusals.py).
 """
 from __future__ import annotations
 
@@ -33,9 +44,13 @@ import re
 import numpy as np
 
 from .compare import value_mismatch
+from .factors import constant_factor, constant_offset, size_factor
 from .outcomes import Broken, ChangedInputs, NotAttempted, Raised
+from .refusals import refusals, valid_input_refused
 from .registry import FLOAT32_TOL, Case, Exercise, Mistake
+from .reshapes import one_step_more, rearranged, rearranged_items, without_keepdims
 from .stats import SIGMAS, summarize
+from .structure import count_difference, missing_layer
 from .wire import is_plain_array
 
 _NO_ANSWER = (Broken, NotAttempted, ChangedInputs)
@@ -47,8 +62,10 @@ TRANSPOSED_BY_REFERENCE = {"gpt_logits": ("wte",), "tied_lm_loss_and_grad": ("E"
 def diagnose(exercise: Exercise, cases: list[Case], answers: list, expected: list,
              failed: list[int]) -> list[Mistake]:
     """What the evidence shows about the failing answers, as mistakes (no variant); else []."""
-    for rule in (_changed_inputs, _init_statistics, _dtype_only, _transposed, _batch_axis,
-                 _changed_reference, _constant_factor, _constant_offset):
+    for rule in (_changed_inputs, _init_statistics, _dtype_only, _transposed, without_keepdims,
+                 constant_factor, size_factor, _batch_axis, refusals, rearranged, rearranged_items,
+                 _changed_reference, one_step_more, constant_offset, count_difference, missing_layer,
+                 valid_input_refused):
         try:
             found = rule(exercise, cases, answers, expected, failed)
         except Exception:  # a diagnosis must never break a verdict
@@ -78,7 +95,8 @@ def _init_statistics(exercise, cases, answers, expected, failed):
     from .stats import init_judge
     if exercise.judge is not init_judge:
         return None
-    dtypes, ratios = set(), {}   # ratios: (group, case) -> the std ratios of its failing tensors
+    dtypes, ratios, drawn = set(), {}, {}   # ratios: (group, case) -> the std ratios of its failing tensors
+    # drawn: a constant GPT-2 starts at -> the tensors drawn at random instead
     off: dict[str, set[str]] = {}  # group -> the tensors (layer numbers dropped) whose std is off
     for i in failed:
         if not isinstance(answers[i], dict) or not isinstance(expected[i], dict):
@@ -95,7 +113,9 @@ def _init_statistics(exercise, cases, answers, expected, failed):
                 continue
             if "constant" in es:
                 if s.get("constant") != es["constant"]:
-                    return None
+                    if "constant" in s or not s["finite"]:
+                        return None
+                    drawn.setdefault(es["constant"], set()).add(re.sub(r"^h\.\d+\.", "", key))
                 continue
             if "constant" in s or not s["finite"]:
                 return None
@@ -111,6 +131,12 @@ def _init_statistics(exercise, cases, answers, expected, failed):
                      f"Every tensor must be {want}, as np.random.default_rng's draws, np.zeros and "
                      f"np.ones give by default: no astype({got}).")]
         return None
+    if drawn:
+        return None if ratios else [
+            (f"{', '.join(sorted(keys))} drawn at random instead of all {value:g}",
+             f"GPT-2 starts these tensors at exactly {value:g} (np.zeros / np.ones); only the weight "
+             "matrices and the embedding tables are drawn from the normal distribution.")
+            for value, keys in sorted(drawn.items())]
     if not ratios:
         return None
     return _std_factor(cases, failed, ratios, off)
@@ -136,6 +162,7 @@ _STD_FACTORS = {  # name of the factor -> (its value for n_layer L, what it says
     "2": (lambda L: 2.0, "twice as wide"),
     "1/2": (lambda L: 0.5, "half as wide"),
     "50": (lambda L: 50.0, "std 1 (the 0.02 scale left out)"),
+    "1/sqrt(3)": (lambda L: 1 / math.sqrt(3), "drawn uniformly on [-s, s] (std s/sqrt(3)) instead of from a normal with std s"),
 }
 
 
@@ -343,8 +370,9 @@ def _batch_axis(exercise, cases, answers, expected, failed):
                  f"Your function is right on every `{name}` with a leading batch axis and fails on every "
                  "one without it, for an axis that does not exist there: an axis counted from the front "
                  "(axis=2 is the last axis of (B, T, d) only). Count from the end: axis=-1.")]
-    if set(failed) != batched:
-        return None
+    wrong = set(failed) & set(values)
+    if not wrong or not wrong <= batched or any(cases[i].args[name].ndim == low for i in failed):
+        return None   # right on every input without the axis; wrong only on (some) inputs with it
     return [("leading batch axis not handled",
              f"Your function is right on every `{name}` without a batch axis and wrong on every one "
              "with a leading (B, ...) axis: count axes from the end (axis=-1, x.shape[-1], "
@@ -353,18 +381,59 @@ def _batch_axis(exercise, cases, answers, expected, failed):
 
 
 # ------------------------------------------------------------------ the reference on changed inputs
+# GPT-2 small's sizes, which a learner may type where the exercise passes them in
+_GPT2_SMALL = {"n_head": 12, "n_layer": 12, "d": 768, "n_embd": 768}
+
+
 def _changes(case: Case):
     """(what, label, the arguments changed) for the readings tried."""
+    floats = {n: v for n, v in case.args.items() if is_plain_array(v) and v.dtype.kind == "f"}
     for name, value in case.args.items():
         if name == "layer" and isinstance(value, int) and value > 0 and not isinstance(value, bool):
             yield ("layer 0", "every block given layer 0's parameters",
                    "Block i must read h.{i}.*: use the layer argument in every key, not 0.",
                    dict(case.args, layer=0))
+        if name in _GPT2_SMALL and type(value) is int and value != _GPT2_SMALL[name]:
+            yield (f"{name} fixed", f"`{name}` hard-coded as {_GPT2_SMALL[name]}",
+                   f"Your answer is the one for {name}={_GPT2_SMALL[name]} (GPT-2 small's) whatever "
+                   f"`{name}` is passed: use the argument.",
+                   dict(case.args, **{name: _GPT2_SMALL[name]}))
         if is_plain_array(value) and value.ndim == 2 and value.dtype.kind == "f" and value.shape[0] > 1:
-            yield (f"{name} shift", f"{name} rows shifted by one",
-                   f"Your answer is the reference's with row t + 1 of `{name}` where row t belongs "
-                   f"({name}[1:T + 1] for {name}[:T]): positions count from 0.",
-                   dict(case.args, **{name: value[1:]}))
+            for how, rows in (("slice", value[1:]), ("roll", np.roll(value, -1, axis=0))):
+                yield (f"{name} shift {how}", f"{name} rows shifted by one",
+                       f"Your answer is the reference's with row t + 1 of `{name}` where row t belongs "
+                       f"({name}[1:T + 1] for {name}[:T]): positions count from 0.",
+                       dict(case.args, **{name: rows}))
+    for name, value in floats.items():
+        if value.ndim == 1 and name.startswith("b"):   # a bias: b_qkv, b_fc, bias
+            yield (f"{name} zero", f"bias `{name}` left out",
+                   f"Your answer is the reference's with `{name}` all zeros: add `{name}` where "
+                   "its layer's product is computed.",
+                   dict(case.args, **{name: np.zeros_like(value)}))
+        if value.ndim == 2 and value.shape[0] == value.shape[1] and name.startswith("w"):
+            bias = "b" + name[1:]
+            changed = {name: np.eye(value.shape[0], dtype=value.dtype)}
+            if bias in floats and floats[bias].shape == value.shape[:1]:
+                changed[bias] = np.zeros_like(floats[bias])
+            also = f" and `{bias}`" if bias in changed else ""
+            yield (f"{name} identity", f"the projection `{name}` left out",
+                   f"Your answer is the reference's without the product by `{name}`{also}: apply "
+                   "that last projection to the merged result.",
+                   dict(case.args, **changed))
+    for name, value in floats.items():
+        if value.ndim == 2 and value.shape[0] != value.shape[1] and name not in ("wte", "E"):
+            yield (f"{name} transposed", f"`{name}` read transposed (its columns for its rows)",
+                   f"Your answer is the reference's for `{name}.T`: the rows of `{name}` are the "
+                   "vectors to work on (axis 0 counts them, axis -1 is their length).",
+                   dict(case.args, **{name: value.T}))
+    names = sorted(floats)
+    for k, a in enumerate(names):
+        for b in names[k + 1:]:
+            if floats[a].shape == floats[b].shape:
+                yield (f"{a}<->{b}", f"`{a}` and `{b}` swapped",
+                       f"Your answer is the reference's with `{a}` and `{b}` exchanged: use each where "
+                       "the exercise's formula puts it.",
+                       dict(case.args, **{a: floats[b], b: floats[a]}))
         if isinstance(value, dict):
             for k, v in value.items():
                 if k == "wpe" and is_plain_array(v) and v.ndim == 2 and v.shape[0] > 1:
@@ -397,7 +466,7 @@ def _changed_reference(exercise, cases, answers, expected, failed):
             theirs = call_answer(exercise.reference, Case(changed[i][what][2]))
             mine, tol = answers[i], _tol(exercise, cases[i])
             if isinstance(mine, Raised):
-                alike = isinstance(theirs, Raised)
+                alike = isinstance(theirs, Raised) and theirs.type_name == mine.type_name
             elif i not in failing and isinstance(theirs, Raised):
                 alike = False
             else:
@@ -405,128 +474,9 @@ def _changed_reference(exercise, cases, answers, expected, failed):
             if not alike:
                 break
         else:
+            if all(isinstance(answers[i], Raised) for i in failing):
+                continue   # crashes alike on every failing case: too little to tell a reading by
             name, explanation, _ = next(changed[i][what] for i in values if what in changed[i])
-            found.append((name, explanation))
+            if (name, explanation) not in found:   # two forms of one reading (a slice, a roll)
+                found.append((name, explanation))
     return found if len(found) == 1 else None
-
-
-# ------------------------------------------------------------------ a constant factor or offset
-def _plain_values(exercise, cases, answers, expected, failed):
-    """Per item (one for a single answer), the (answer, expected, tol) of every value case, and the
-    {(answer's dtype, expected dtype)} where float dtypes differ; None when any answer is not a
-    same-shaped float array or number."""
-    if exercise.judge is not None and getattr(exercise.judge, "__name__", "") != "scalar_judge":
-        return None
-    values = [i for i, c in enumerate(cases) if not c.raises]
-    if not failed or set(failed) - set(values):
-        return None
-    items, dtypes = None, set()
-    for i in values:
-        a, e = answers[i], expected[i]
-        tuples = isinstance(e, tuple) and isinstance(a, tuple) and len(a) == len(e)
-        pa, pe = (list(a), list(e)) if tuples else ([a], [e])
-        if isinstance(e, tuple) and len(pa) == 1:
-            return None
-        if items is None:
-            items = [[] for _ in pe]
-        for k, (x, y) in enumerate(zip(pa, pe)):
-            x, y = _float_array(x), _float_array(y)
-            if x is None or y is None or x.shape != y.shape or not np.isfinite(x).all():
-                return None
-            tol = _tol(exercise, cases[i])
-            if x.dtype != y.dtype and y.ndim:  # a number's type is the loss rule's business
-                dtypes.add((str(x.dtype), str(y.dtype)))
-                tol = max(tol, FLOAT32_TOL)
-            items[k].append((x.astype(np.float64), y.astype(np.float64), tol))
-    return items, dtypes
-
-
-def _float_array(x):
-    if type(x) is float:
-        return np.asarray(x)
-    if isinstance(x, np.generic) and x.dtype.kind == "f":
-        return np.asarray(x)
-    if is_plain_array(x) and x.dtype.kind == "f":
-        return x
-    return None
-
-
-_KNOWN = {2.0: "2", 0.5: "1/2", -1.0: "-1", math.sqrt(2): "sqrt(2)", 1 / math.sqrt(2): "1/sqrt(2)",
-          1 / math.log(2): "1/ln(2)", math.log(2): "ln(2)", math.pi: "pi", 1 / math.pi: "1/pi"}
-
-
-def _fmt(c: float) -> str:
-    for value, label in _KNOWN.items():
-        if abs(c - value) <= 1e-6 * abs(value):
-            return label
-    return f"{c:.4g}"
-
-
-def _fit(items, how):
-    """Per item: its constant (factor or offset) if one explains every case, 'right' if the item is
-    right on every case, else None."""
-    out = []
-    for pairs in items:
-        if all(value_mismatch(a, e, t) is None for a, e, t in pairs):
-            out.append("right")
-            continue
-        consts = []
-        for a, e, t in pairs:
-            scale = max(float(np.abs(e).max()), 1e-300)
-            if how == "factor":
-                ee = float((e * e).sum())
-                if ee == 0:
-                    return None
-                c = float((a * e).sum()) / ee
-                fit = c * e
-            else:
-                c = float((a - e).mean())
-                fit = e + c
-            if float(np.abs(a - fit).max()) / max(scale, float(np.abs(fit).max())) > max(t, 1e-9):
-                return None
-            consts.append((c, t))
-        c0 = consts[0][0]
-        if any(abs(c - c0) > 10 * max(t, 1e-9) * max(abs(c0), 1.0) for c, t in consts):
-            return None
-        if how == "factor" and abs(c0 - 1) <= 1e-6:
-            return None
-        if how == "offset" and all(abs(c0) <= t * max(float(np.abs(e).max()), 1.0)
-                                   for (_, e, t) in pairs):
-            return None
-        out.append(c0)
-    return out if any(o != "right" for o in out) else None
-
-
-def _constant_factor(exercise, cases, answers, expected, failed):
-    return _constants(exercise, cases, answers, expected, failed, "factor")
-
-
-def _constant_offset(exercise, cases, answers, expected, failed):
-    return _constants(exercise, cases, answers, expected, failed, "offset")
-
-
-def _constants(exercise, cases, answers, expected, failed, how):
-    plain = _plain_values(exercise, cases, answers, expected, failed)
-    if not plain or len(plain[1]) > 1:
-        return None
-    items, dtypes = plain
-    fitted = _fit(items, how)
-    if fitted is None:
-        return None
-    found = [_dtype_mistake(exercise, *pair) for pair in dtypes]
-    for k, c in enumerate(fitted):
-        if c == "right":
-            continue
-        item = (exercise.returns[k] if k < len(exercise.returns) else f"item {k}") if len(fitted) > 1 else ""
-        where = f"{item}: " if item else ""
-        if how == "factor":
-            label = _fmt(c)
-            name = f"{where}sign flipped" if label == "-1" else f"{where}off by a constant factor {label}"
-            found.append((name, f"On every test {item or 'your answer'} is exactly {label} times the "
-                                "expected one: a constant is wrong, missing or extra (a 0.5, a scale, "
-                                "a sign, a base of log)."))
-        else:
-            found.append((f"{where}off by a constant offset {c:+.4g}",
-                          f"On every test {item or 'your answer'} is the expected one plus {c:.4g} "
-                          "everywhere: a constant is added or left out (a 1 -, a + 1, a bias)."))
-    return found[1:] + found[:1] if dtypes else found  # the constant first, then the dtype

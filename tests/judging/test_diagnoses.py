@@ -153,6 +153,10 @@ def tied_lm_loss_and_grad(E, A, idx, targets):
 """
 
 NAMED = [  # (id, exercise, source, the name)
+    ("layer_norm: no bias", "layer_norm", LN_PLUS_ONE.replace(" + bias + 1", ""), "bias `bias` left out"),
+    ("init: biases random", "init_gpt",
+     INIT.format(proj="0.02 / math.sqrt(2 * L)").replace('np.zeros(3 * d)', 'rng.normal(0, 0.02, 3 * d)'),
+     "attn.c_attn.bias drawn at random instead of all 0"),
     # w_proj (4d, d) has the rows of w_fc.T: the message alone cannot tell `x @ w_proj` from it
     ("mlp: nn.Linear's layout", "mlp", MLP_LINEAR_LAYOUT, "`w_fc` used transposed, or `w_proj` in its place"),
     ("mlp: the second weight transposed", "mlp", MLP_LINEAR_LAYOUT.replace("x @ w_fc.T", "x @ w_fc"),
@@ -211,7 +215,6 @@ PLAIN_BUGS = [  # bugs no diagnosis explains: they fail, unnamed
 def gelu_tanh(x):
     return 0.5 * x * (1 + np.tanh(np.sqrt(2 / np.pi) * (x + 0.044715 * x ** 2)))
 """),
-    ("layer_norm: no bias", "layer_norm", LN_PLUS_ONE.replace(" + bias + 1", "")),
     ("embed: reversed rows", "embed", EMBED_SHIFTED.replace("wpe[1:T + 1]", "wpe[:T][::-1]")),
     ("mlp: GELU twice", "mlp", """
 def mlp(x, w_fc, b_fc, w_proj, b_proj):
@@ -222,9 +225,82 @@ def mlp(x, w_fc, b_fc, w_proj, b_proj):
     ("init: uniform draws of the right std", "init_gpt",
      INIT.format(proj="0.02 / math.sqrt(2 * L)").replace("rng.normal(0, 0.02, (V, d))",
                                                           "rng.uniform(-0.02 * 3 ** 0.5, 0.02 * 3 ** 0.5, (V, d))")),
-    ("init: biases random", "init_gpt",
-     INIT.format(proj="0.02 / math.sqrt(2 * L)").replace('np.zeros(3 * d)', 'rng.normal(0, 0.02, 3 * d)')),
+    ("layer_norm: mean of the squares minus the mean", "layer_norm",
+     LN_PLUS_ONE.replace(" + bias + 1", " + bias").replace("((x - mu) ** 2).mean(-1, keepdims=True)",
+                                                           "(x ** 2 - mu).mean(-1, keepdims=True)")),
+    ("mlp: the bias added twice", "mlp", """
+def mlp(x, w_fc, b_fc, w_proj, b_proj):
+    return gelu_tanh(x @ w_fc + b_fc + b_fc) @ w_proj + b_proj
+"""),
+    ("cross_entropy: log of the probability plus one", "cross_entropy", """
+def cross_entropy(logits, targets):
+    z = logits - logits.max(axis=-1, keepdims=True)
+    p = np.exp(z) / np.exp(z).sum(axis=-1, keepdims=True)
+    picked = np.take_along_axis(p, targets[..., None], axis=-1)[..., 0]
+    return -np.log(picked + 1).mean().astype(logits.dtype)
+"""),
 ]
+
+
+# Each kind of evidence, on an answer a blind tester wrote (tests/judging/blind_answers/), that no
+# catalogued mistake names: (the diagnosis, round, answer id, the name it gives).
+BLIND = [
+    ("refusals: an answer where an error is asked", "round1", "l08_sn_no_temp_check",
+     "temperature 0 or a negative temperature not refused"),
+    ("refusals: NumPy's crash where an error is asked", "round1", "l07_sim_no_ndim_check",
+     "a table that is not 2-D not refused"),
+    ("refusals: an assert", "round2", "l01_embed_assert",
+     "assert used for a sequence one token longer than the block size instead of raising ValueError"),
+    ("refusals: a message that names nothing", "round2", "l07_sim_no_shape_in_message",
+     "the error for a table that is not 2-D leaves out what it should name"),
+    ("a valid input refused", "round2", "l07_pca_k_equal_rejected", "an input the exercise allows refused"),
+    ("a reduction without keepdims", "round1", "l08_ce_no_keepdims",
+     "a reduction over the last axis without keepdims=True"),
+    ("an extra axis of length 1", "round1", "l08_sn_keepdims_shape", "an extra axis of length 1"),
+    ("a tuple's items in another order", "round1", "l08_gb_xy_swapped", "items returned in the wrong order"),
+    ("a dict's tensors transposed", "round1", "l04_init_linear_layout",
+     "attn.c_attn.weight, mlp.c_fc.weight, mlp.c_proj.weight: returned transposed"),
+    ("a softmax after the answer", "round2", "l04_logits_softmax", "a softmax applied to the result"),
+    ("a GELU after the answer", "round1", "l03_mlp_gelu_after_proj", "a GELU applied to the result"),
+    ("an input added to the answer", "round2", "l03_mlp_residual_inside", "the input `x` added to the result"),
+    ("GPT-2 small's size typed in", "round1", "l03_block_hardcoded_heads", "`n_head` hard-coded as 12"),
+    ("a bias left out", "round1", "l02_attn_no_qkv_bias", "bias `b_qkv` left out"),
+    ("a square projection left out", "round2", "l02_attn_no_out_proj", "the projection `w_o` left out"),
+    ("two inputs swapped", "round2", "l02_ln_swap_weight_bias", "`bias` and `weight` swapped"),
+    ("a table's rows shifted (a roll)", "round2", "l01_embed_pos_from_one", "wpe rows shifted by one"),
+    ("a factor that is a size of the case", "round2", "l08_ce_mean_over_batch",
+     "off by a factor targets.size / targets.shape[0]"),
+    ("a count off by one term", "round1", "l05_count_fc_bias_d", "3·L·d parameters too few"),
+    ("blocks past the last one", "round2", "l04_logits_hardcoded_12", "blocks run past the last one the parameters hold"),
+    ("constants drawn at random", "round2", "l04_init_random_biases",
+     "attn.c_attn.bias, mlp.c_fc.bias drawn at random instead of all 0"),
+    ("a uniform draw", "round2", "l04_init_uniform",
+     ["other weights drawn uniformly on [-s, s] (std s/sqrt(3)) instead of from a normal with std s",
+      "residual projections drawn uniformly on [-s, s] (std s/sqrt(3)) instead of from a normal with std s"]),
+    ("a batch axis not handled, some batches right", "round1", "l01_embed_T_from_first_axis",
+     "leading batch axis not handled"),
+]
+
+
+def _blind(round_name: str, answer_id: str):
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).resolve().parent / "blind_answers" / f"{round_name}.py"
+    spec = importlib.util.spec_from_file_location(f"blind_{round_name}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    answer = next(a for a in module.ANSWERS if a["id"] == answer_id)
+    return answer["exercise"], answer["source"]
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("round_name, answer_id, named", [pytest.param(r, a, n, id=i) for i, r, a, n in BLIND])
+def test_evidence_names_a_blind_learners_mistake(round_name, answer_id, named, path):
+    name, source = _blind(round_name, answer_id)
+    names = [named] if isinstance(named, str) else named
+    assert not set(names) & {m.name for m in registry.get(name).mistakes}   # no catalogue entry holds it
+    v = PATHS[path](learner(name, source))
+    assert v.status == "failed" and v.mistakes == names, v.message
 
 
 @pytest.mark.parametrize("path", PATHS)

@@ -40,7 +40,8 @@ def _course(name: str):
 def _across_the_wire(answer, folder: str, prefix: str):
     """An answer as the batch child writes it and the grader reads it back."""
     if isinstance(answer, Raised):
-        tree = {"raised": {"type": answer.type_name, "bases": list(answer.bases), "message": answer.message}}
+        tree = {"raised": {"type": answer.type_name, "bases": list(answer.bases), "message": answer.message,
+                           "own": answer.own}}   # as the batch child writes it (harness.py)
     elif isinstance(answer, NotAttempted):
         tree = {"not_implemented": True}
     elif isinstance(answer, ChangedInputs):

@@ -199,6 +199,8 @@ def test_a_check_with_a_badly_worded_message_is_not_named_a_missing_check():
         return wte[idx] + wpe[:idx.shape[-1]]
 
     verdict = evaluate(embed)
-    assert verdict.mistakes == [] and "it should also name 'block', 'context' or 'position'" in verdict.message
+    assert "it should also name 'block', 'context' or 'position'" in verdict.message
+    assert verdict.mistakes == ["the error for a sequence one token longer than the block size leaves out "
+                                "what it should name"]
     unchecked.__name__ = "embed"
     assert "no check of the block size" in evaluate(unchecked).mistakes

@@ -76,7 +76,8 @@ def embed(wte, wpe, idx):
 L.mistake("embed", ("positions concatenated instead of added", "no check of the block size"),
           (0, [CHECK_A, ("return wte[idx] + wpe[:T]",
                          "return np.concatenate([wte[idx], np.broadcast_to(wpe[:T], wte[idx].shape)], -1)")]))
-L.mistake("embed", "no check of the block size", (0, [CHECK_A]), (1, [CHECK_B]), (2, [CHECK_C]),
+L.mistake("embed", "no check of the block size", (0, [CHECK_A]), (1, [CHECK_B]), (2, [CHECK_C]))
+L.mistake("embed", "assert used for a sequence one token longer than the block size instead of raising ValueError",
           (0, '    if T > wpe.shape[0]:\n        raise ValueError(f"sequence length {T} exceeds the block size '
               '{wpe.shape[0]}")\n', '    assert T <= wpe.shape[0], "too long"\n'))
 L.mistake("embed", "wpe rows shifted by one", (0, "wpe[:T]", "wpe[1:T + 1]"))

@@ -80,8 +80,8 @@ def layer_norm(x, weight, bias, eps=1e-5):
     std = np.sqrt(np.mean(np.square(x - mean), axis=1, keepdims=True) + eps)
     return (x - mean) / std * weight + bias
 ''')
-L.uncatalogued(LN, "bias left out", (0, " * weight + bias", " * weight"))
-L.uncatalogued(LN, "gain and bias swapped", (1, "return weight * normed + bias", "return bias * normed + weight"))
+L.mistake(LN, "bias `bias` left out", (0, " * weight + bias", " * weight"))
+L.mistake(LN, "`bias` and `weight` swapped", (1, "return weight * normed + bias", "return bias * normed + weight"))
 L.uncatalogued(LN, "standard deviation squared", (2, "math.sqrt(s + eps)", "(s + eps)"))
 
 # ------------------------------------------------------------------ causal_self_attention
@@ -199,7 +199,7 @@ L.mistake(AT, "softmax over the query axis instead of the key axis",
           (3, [("att.max(-1, keepdims=True)", "att.max(-2, keepdims=True)"), ("att.sum(-1, keepdims=True)", "att.sum(-2, keepdims=True)")]))
 L.mistake(AT, "float32 inputs upcast to float64", (0, "math.sqrt(dk)", "np.sqrt(dk)"),
           (1, "(1.0 / math.sqrt(hd))", "(np.float64(1.0) / np.sqrt(hd))"), (2, "/ dk ** 0.5", "/ np.sqrt(dk)"))
-L.uncatalogued(AT, "output bias missing", (0, "return y @ w_o + b_o", "return y @ w_o"))
+L.mistake(AT, "bias `b_o` left out", (0, "return y @ w_o + b_o", "return y @ w_o"))
 L.uncatalogued(AT, "K and V swapped", (1, "q, k, v = qkv[..., :C], qkv[..., C:2 * C], qkv[..., 2 * C:]",
                                           "q, v, k = qkv[..., :C], qkv[..., C:2 * C], qkv[..., 2 * C:]"))
 L.uncatalogued(AT, "softmax without the exp", (2, "w = np.exp(s - s.max(axis=-1, keepdims=True))",

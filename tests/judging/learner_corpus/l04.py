@@ -144,7 +144,7 @@ L.mistake(I, "seed ignored", (0, "np.random.default_rng(seed)", "np.random.defau
 L.mistake(I, "generator not seeded", (0, "np.random.default_rng(seed)", "np.random.default_rng()"),
           (1, "gen = np.random.default_rng(seed)", "gen = np.random"),
           (2, "rng = np.random.default_rng(seed)", "rng = np.random.RandomState()"))
-L.uncatalogued(I, "biases drawn with std 0.02", (0, 'P[h + "attn.c_attn.bias"] = np.zeros(3 * d)',
+L.mistake(I, "attn.c_attn.bias drawn at random instead of all 0", (0, 'P[h + "attn.c_attn.bias"] = np.zeros(3 * d)',
                                                   'P[h + "attn.c_attn.bias"] = rng.standard_normal(3 * d) * 0.02'))
 L.mistake(I, "tensors in float32 instead of float64", (1, "    return params\n", "    return {k: v.astype(np.float32) for k, v in params.items()}\n"))
 L.uncatalogued(I, "uniform draws", (2, "0.02 * rng.standard_normal((config.vocab_size, d))",

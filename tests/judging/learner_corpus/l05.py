@@ -109,5 +109,5 @@ L.mistake(C, "untied head given a bias", (0, "head = 0 if tied else V * d", "hea
           (3, "(0 if tied else V * d)", "(0 if tied else (d + 1) * V)"))
 L.uncatalogued(C, "final LayerNorm counted in every block", (3, [("(13 * d if bias else 2 * d)", "(15 * d if bias else 3 * d)"),
                                                                   (" + final + (0", " + (0")]))
-L.uncatalogued(C, "c_attn's bias d long", (1, "per_block += fan_in * fan_out + (fan_out if bias else 0)", "per_block += fan_in * fan_out + (d if bias else 0)"))
-L.uncatalogued(C, "the MLP 3d wide", (4, "weights = 12 * L * d * d", "weights = 10 * L * d * d"))
+L.mistake(C, "5·L·d parameters too few", (1, "per_block += fan_in * fan_out + (fan_out if bias else 0)", "per_block += fan_in * fan_out + (d if bias else 0)"))
+L.mistake(C, "2·L·d·d parameters too few", (4, "weights = 12 * L * d * d", "weights = 10 * L * d * d"))

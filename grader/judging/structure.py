@@ -1,0 +1,109 @@
+"""Diagnoses read off the model's structure (diagnoses.py runs these): a count that is off by
+one term of the sizes, and blocks asked for that the parameters do not hold.
+"""
+from __future__ import annotations
+
+import itertools
+import re
+
+import numpy as np
+
+from .outcomes import Raised
+
+MAX_COEFFICIENT = 8
+
+
+def _monomials(names: list[str]):
+    """Every product of one to three of the size names (with repeats): d, L·d, L·d·d, ..."""
+    for degree in (1, 2, 3):
+        yield from itertools.combinations_with_replacement(names, degree)
+
+
+def _value(term, args) -> int:
+    out = 1
+    for n in term:
+        out *= args[n]
+    return out
+
+
+def _label(terms) -> str:
+    parts = []
+    for c, term in terms:
+        body = "·".join(term)
+        parts.append(body if abs(c) == 1 else f"{abs(c)}·{body}")
+    signs = [c for c, _ in terms]
+    text = parts[0]
+    for c, p in zip(signs[1:], parts[1:]):
+        text += (" + " if (c > 0) == (signs[0] > 0) else " - ") + p
+    return text
+
+
+def count_difference(exercise, cases, answers, expected, failed):
+    """Every failing count is off from the expected one by the same one or two terms of the
+    sizes (integer multiples of L·d, d·d, V·d, ...), found by fitting the differences."""
+    if not failed or any(cases[i].raises for i in failed):
+        return None
+    rows = []
+    for i in failed:
+        a, e = answers[i], expected[i]
+        if type(a) not in (int, np.int64) or type(e) not in (int, np.int64) or a == e:
+            return None
+        sizes = {n: v for n, v in cases[i].args.items() if type(v) is int and v > 1}
+        rows.append((int(a) - int(e), sizes))
+    names = sorted(set.intersection(*(set(s) for _, s in rows)))
+    if len(rows) < 3 or len(names) < 2:
+        return None
+    terms = list(_monomials(names))
+    diffs = np.array([d for d, _ in rows], dtype=np.float64)
+    columns = {t: np.array([_value(t, s) for _, s in rows], dtype=np.float64) for t in terms}
+    fits = []
+    for k in (1, 2):
+        for chosen in itertools.combinations(terms, k):
+            m = np.stack([columns[t] for t in chosen], axis=1)
+            coef = np.linalg.lstsq(m, diffs, rcond=None)[0]
+            ints = np.round(coef)
+            if np.any(ints == 0) or np.any(np.abs(ints) > MAX_COEFFICIENT):
+                continue
+            if all(int(sum(int(c) * _value(t, s) for c, t in zip(ints, chosen))) == d for d, s in rows):
+                fits.append(list(zip(ints.astype(int).tolist(), chosen)))
+        if fits:
+            break
+    if len(fits) != 1:
+        return None
+    terms = fits[0]
+    what = _label(terms)
+    few = "too few" if terms[0][0] < 0 else "too many"
+    return [(f"{what} parameters {few}",
+             f"On every failing test your count differs from the right one by exactly {what} "
+             f"({', '.join(names)} as the test gives them): one term of that form is counted wrongly "
+             "or left out (L·d is one vector of length d in every block; d·d one square matrix).")]
+
+
+_LAYER_KEY = re.compile(r"h\.(\d+)\.")
+
+
+def _layers(args) -> int | None:
+    for value in args.values():
+        if isinstance(value, dict):
+            found = [int(m.group(1)) for k in value for m in [_LAYER_KEY.search(str(k))] if m]
+            if found:
+                return max(found) + 1
+    return None
+
+
+def missing_layer(exercise, cases, answers, expected, failed):
+    """Every failing case raises KeyError for a block past the last one its parameters hold."""
+    values = [i for i in failed if not cases[i].raises]
+    if not values:
+        return None
+    for i in values:
+        a, n = answers[i], _layers(cases[i].args)
+        if not isinstance(a, Raised) or a.type_name != "KeyError" or n is None:
+            return None
+        m = _LAYER_KEY.search(a.message)
+        if not m or int(m.group(1)) < n:
+            return None
+    return [("blocks run past the last one the parameters hold",
+             "Every failing test stops with a KeyError for h.<i>.* where i is past the model's last "
+             "block: read the number of blocks from the keys (the largest i in h.<i>. plus one), not "
+             "from GPT-2 small's 12 or from the number of keys.")]
