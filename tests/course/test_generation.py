@@ -73,3 +73,29 @@ def test_the_exercises_reference_equals_hugging_face_generate(hf_and_params, hf_
                            do_sample=False, eos_token_id=None, pad_token_id=0)[0].tolist()
     got, text = V.generate_text("Hello, my dog is cute", params, SHAPED.n_head, 10, gpt2.vocab, gpt2.ranks)
     assert got == want and text == hf_tokenizer.decode(want, clean_up_tokenization_spaces=False)
+
+
+@pytest.mark.slow
+def test_greedy_text_equals_hugging_face_generate_at_gpt2_size(hf_tokenizer):
+    """The same at GPT-2 small's own size (124M parameters, 12 layers of width 768, 1,024
+    positions), random weights in float64: the issue's "GPT-2-sized" case, one prompt, a few
+    tokens (each step of both sides reads every weight once)."""
+    from transformers import GPT2Config, GPT2LMHeadModel
+
+    torch.manual_seed(1)
+    config = GPT2Config(resid_pdrop=0.0, embd_pdrop=0.0, attn_pdrop=0.0)   # GPT-2 small's sizes
+    hf = GPT2LMHeadModel(config).double().eval()
+    with torch.no_grad():  # far from ties, as above
+        for name, p in hf.named_parameters():
+            if name.endswith("weight") and "ln" not in name:
+                p.mul_(10.0)
+    assert sum(p.numel() for p in hf.parameters()) == 124_439_808
+    params = params_from_state_dict(hf.state_dict())
+    prompt = "Hello, my dog is cute"
+    ids = torch.tensor([hf_tokenizer.encode(prompt)])
+    with torch.no_grad():
+        want = hf.generate(ids, attention_mask=torch.ones_like(ids), max_new_tokens=6, min_new_tokens=6,
+                           do_sample=False, use_cache=True, eos_token_id=None, pad_token_id=0)[0].tolist()
+    got_ids, got_text = generation.generate_text(prompt, params, config.n_head, 6)
+    assert got_ids == want and len(want) == ids.shape[1] + 6
+    assert got_text == hf_tokenizer.decode(want, clean_up_tokenization_spaces=False)
