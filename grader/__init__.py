@@ -13,5 +13,6 @@
 """
 from .checking.check import check
 from .checking.hints import hint, hint_reset
+from .checking.mine import from_my_notebook
 
-__all__ = ["check", "hint", "hint_reset"]
+__all__ = ["check", "from_my_notebook", "hint", "hint_reset"]

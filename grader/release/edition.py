@@ -9,7 +9,14 @@ the student edition.
 """
 from __future__ import annotations
 
+import ast
+import functools
+import json
+from pathlib import Path
+
 from ..judging import registry
+
+SOLUTIONS = Path(__file__).resolve().parents[2] / "solutions"
 
 ABOUT_CHECK_TAG, USES_TAG = "about-check", "uses"
 COURSE, STUDENT = "course", "student"
@@ -48,25 +55,49 @@ def uses_note(lesson: str, edition: str) -> str:
     for e in composite:
         lines.append(f"* `{e.name}` calls {_listing(e.uses)}.")
     every = sorted({u for e in composite for u in e.uses}, key=_order)
-    sources = sorted({registry.get(u).lesson for u in every if registry.get(u).lesson != lesson})
+    earlier = [u for u in every if registry.get(u).lesson != lesson]
+    sources = sorted({registry.get(u).lesson for u in earlier})
+    lines += ["", "Their signatures:", ""]
+    lines += [f"* `{signature(u)}` (lesson {registry.get(u).lesson[:2]})" for u in every]
     lines.append("")
+    if earlier:
+        u = earlier[-1]
+        mine = (f"To run your own earlier version, read it from your saved exercise notebook: "
+                f"`{u} = from_my_notebook(\"{registry.get(u).lesson}\", \"{u}\")` (with "
+                "`from grader import from_my_notebook`); it is read again each time, so save that "
+                "notebook first.")
+    else:
+        mine = ""
     if edition == COURSE:
         lines.append(
             "You do not need to copy anything here: while `check` (and the course's grader) runs "
             f"one of these functions, it supplies the course's own {_listing(every)} under those "
             "names, so your function is graded on its own and a slip in an earlier piece is not "
-            "counted twice. To call these functions yourself outside `check`, first define the "
-            "pieces in this notebook (paste your earlier solutions).")
+            "counted twice. To call these functions yourself outside `check`, define the pieces "
+            "in this notebook first." + (f" {mine}" if mine else ""))
     else:
         where = ", ".join(f"`exercises/{notebook_name(s)}`" for s in sources)
         lines.append(
             f"In this edition `check` runs your function on **your own** {_listing(every)}: "
             "define each of them in this notebook, above the exercise, before you run its check"
-            + (f" (paste your solutions from {where})" if sources else "")
+            + (f" (paste your solutions from {where}, or read them with `from_my_notebook`)" if sources else "")
             + ". When one is missing, `check` says which. A slip in an earlier piece shows up "
             "here too; your instructor's grader supplies the course's own versions instead, so "
-            "there your function is graded on its own.")
+            "there your function is graded on its own." + (f" {mine}" if mine else ""))
     return "\n".join(lines)
+
+
+@functools.lru_cache(maxsize=None)
+def signature(name: str) -> str:
+    """``name(args)`` as the exercise's stub declares it (solutions/ is the source of the stubs)."""
+    nb = json.loads((SOLUTIONS / notebook_name(registry.get(name).lesson)).read_text(encoding="utf-8"))
+    for cell in nb["cells"]:
+        if cell["cell_type"] != "code" or "exercise" not in cell["metadata"].get("tags", []):
+            continue
+        for node in ast.parse("".join(cell["source"])).body:
+            if isinstance(node, ast.FunctionDef) and node.name == name:
+                return f"{name}({ast.unparse(node.args)})"
+    raise LookupError(f"no exercise cell defines {name} in solutions/{notebook_name(registry.get(name).lesson)}")
 
 
 def _listing(names) -> str:
