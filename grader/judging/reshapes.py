@@ -73,7 +73,7 @@ def _undoings(answer, expected, item: str = ""):
             return
         keys = [k for k, v in answer.items() if is_plain_array(v) and v.ndim == 2
                 and v.shape == tuple(shapes[k])[::-1] and v.shape[0] != v.shape[1]]
-        if keys:   # square ones too, where their numbers say so
+        if isinstance(expected, dict):   # square ones too, where their numbers say so
             keys += [k for k, v in answer.items() if k not in keys and is_plain_array(v) and v.ndim == 2
                      and v.shape[0] == v.shape[1] and is_plain_array(expected[k]) and v.shape == expected[k].shape
                      and value_mismatch(v, expected[k], 0.0) is not None
@@ -199,16 +199,36 @@ def _shape(text: str) -> tuple[int, ...]:
     return tuple(int(x) for x in text.replace(" ", "").split(",") if x)
 
 
+def _broadcasts(case) -> bool:
+    """An input whose reduction over the last axis, that axis dropped, still broadcasts against it
+    ((n, n) against (n,), (3, 1, 7) against (3, 1)): no crash, a wrong answer."""
+    for v in case.args.values():
+        if is_plain_array(v) and v.dtype.kind == "f" and v.ndim >= 2:
+            try:
+                np.broadcast_shapes(v.shape, v.shape[:-1])
+                return True
+            except ValueError:
+                pass
+    return False
+
+
 def without_keepdims(exercise, cases, answers, expected, failed):
     """Every failing value case crashes adding or dividing an input of the case by its own
-    reduction over the last axis, the reduced axis dropped (no keepdims=True)."""
+    reduction over the last axis, the reduced axis dropped (no keepdims=True), or, where that
+    still broadcasts, is wrong; one crash at least."""
     values = [i for i in failed if not cases[i].raises]
     if not values:
         return None
+    crashed = 0
     for i in values:
         a = answers[i]
-        if not isinstance(a, Raised) or a.own:
+        if not isinstance(a, Raised):
+            if _broadcasts(cases[i]):
+                continue
             return None
+        if a.own:
+            return None
+        crashed += 1
         m = _BROADCAST.search(a.message)
         if not m:
             return None
@@ -216,6 +236,8 @@ def without_keepdims(exercise, cases, answers, expected, failed):
         inputs = {v.shape for v in cases[i].args.values() if is_plain_array(v) and v.dtype.kind == "f" and v.ndim >= 2}
         if not any(s in inputs and s[:-1] in shapes and s[-1] != 1 for s in shapes):
             return None
+    if not crashed:
+        return None
     return [("a reduction over the last axis without keepdims=True",
              "Every test fails where an input meets its own mean, maximum or sum over the last axis: "
              "without keepdims=True that result has lost the axis and does not line up with the input "

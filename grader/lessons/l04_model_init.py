@@ -142,7 +142,9 @@ def _logits_hidden(rng):
     return [Case(_logits_args(rng, *spec)) for spec in
             [((2,), 7, 20, 8, 2, 16, 4, np.float64), ((3,), 9, 31, 12, 3, 12, 3, np.float64),
              ((), 6, 17, 6, 2, 8, 2, np.float64), ((2,), 5, 25, 10, 2, 16, 2, np.float32),
-             ((1,), 16, 56, 16, 4, 24, 4, np.float64), ((2,), 3, 9, 3, 1, 8, 1, np.float64)]]
+             ((1,), 16, 56, 16, 4, 24, 4, np.float64), ((2,), 3, 9, 3, 1, 8, 1, np.float64),
+             # GPT-2 small's 12 blocks (narrow): layers ordered as strings ("0, 1, 10, 11, 2, ...") show
+             ((1,), 4, 9, 6, 12, 8, 2, np.float64)]]
 
 
 def gpt_logits_reference(P, idx, n_head):

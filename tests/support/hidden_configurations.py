@@ -87,6 +87,7 @@ HIDDEN = {
         'P=28 arrays f4 wpe[10, 16] wte[25, 16], idx=i8[2, 5], n_head=2',
         'P=52 arrays f8 wpe[16, 24] wte[56, 24], idx=i8[1, 16], n_head=4',
         'P=16 arrays f8 wpe[3, 8] wte[9, 8], idx=i8[2, 3], n_head=1',
+        'P=148 arrays f8 wpe[6, 8] wte[9, 8], idx=i8[1, 4], n_head=2',
     ],
     'tied_lm_loss_and_grad': [
         'A=f8[5, 5], E=f8[12, 5], idx=i8[3, 8], targets=i8[3, 8]',
