@@ -142,16 +142,18 @@ def _unanswered(exercise, exercises: Exercises, status: str, message: str) -> Ve
 def grade_batch(paths: list[Path], out: Path, limits: Limits | None = None, jobs: int = 1,
                 force: bool = False, points: dict | None = None, progress=None,
                 isolation: str = "namespaces", lessons: list[str] | None = None,
-                scoring: str = "per-case", cluster=None, secret: Path | None = None) -> list[Submission]:
+                scoring: str = "per-case", cluster=None, secret: Path | None = None,
+                classlist=None) -> list[Submission]:
     """Grade here with ``jobs`` threads, or (``cluster``: a function of the plan that returns
     its pool, ``cluster.pool.pool_for``) on a Dask cluster, whose workers then build the walls.
     ``secret``: the file of the instructor's secret the hidden cases are drawn from (--secret;
-    default OUT/.state/.secret, made on first use)."""
+    default OUT/.state/.secret, made on first use). ``classlist``: the roster and the
+    assignment's late rule (classlist.ClassList; --roster, --assignment)."""
     mode, warning = resolve_isolation(isolation) if cluster is None else isolation_named(isolation)
     exercises = Exercises(points, lessons, scoring)
     if warning:
         print(warning, file=sys.stderr)
-    plan = plan_batch(paths, out, exercises, Submission, limits or Limits(), force, mode, secret)
+    plan = plan_batch(paths, out, exercises, Submission, limits or Limits(), force, mode, secret, classlist)
     report = progress or (lambda sub, exercises: None)
     if hasattr(report, "begin"):
         report.begin(len(plan.learners), len(plan.learners) - len(plan.todo))

@@ -1,5 +1,9 @@
 """The assignment file (grader/batch/assignment.py): read key by key, each mistake named with
 its fix, the flags over it, and max_total fixed by it whoever handed in what."""
+import argparse
+import csv
+import subprocess
+import sys
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -7,6 +11,7 @@ import pytest
 from conftest import ROOT
 from grader.batch import assignment as af
 
+GRADE = [sys.executable, "-m", "grader", "grade"]
 EXAMPLE = ROOT / "docs" / "examples" / "assignment.toml"
 UTC1 = timezone(timedelta(hours=1))
 
@@ -84,3 +89,38 @@ def test_late_rules(rule, percent, days, kept):
 def test_days_late_count_started_days_in_real_time(submitted, days):
     a = af.Assignment("x", ["01_embeddings"], due=datetime(2025, 3, 14, 23, 59, tzinfo=UTC1))
     assert a.days_late(submitted) == days
+
+
+def test_flags_override_the_file_per_setting(tmp_path):
+    from grader.__main__ import _class_settings
+
+    path = write(tmp_path, 'lessons = ["01_embeddings"]\nscoring = "all-or-nothing"\n[points]\nembed = 2\n'
+                           'one_hot_embed = 3\n')
+    args = argparse.Namespace(assignment=str(path), roster=None, scoring=None)
+    _, lessons, points, scoring = _class_settings(args, None, None)
+    assert (lessons, points, scoring) == (["01_embeddings"], {"embed": 2.0, "one_hot_embed": 3.0}, "all-or-nothing")
+    args.scoring = "per-case"
+    _, lessons, points, scoring = _class_settings(args, ["02_attention"], {"embed": 5})
+    assert (lessons, points, scoring) == (["02_attention"], {"embed": 5, "one_hot_embed": 3.0}, "per-case")
+
+
+def test_the_file_fixes_max_total_though_nobody_handed_a_lesson_in(tmp_path):
+    """Lesson 03 is on the assignment and in nobody's upload: every row is out of its points too,
+    on the first run and the next; a bad file stops the run with the reason, no traceback."""
+    (tmp_path / "class" / "ann").mkdir(parents=True)
+    (tmp_path / "class" / "ann" / "01_embeddings.ipynb").write_bytes(
+        (ROOT / "solutions" / "01_embeddings_exercises.ipynb").read_bytes())
+    path = write(tmp_path, 'title = "Part 1"\nlessons = ["01_embeddings", "03_mlp_block"]\n')
+    out = tmp_path / "out"
+    for _ in range(2):
+        proc = subprocess.run(GRADE + [str(tmp_path / "class"), "--out", str(out), "--assignment", str(path)],
+                              capture_output=True, text=True)
+        assert proc.returncode == 0, proc.stderr
+        (row,) = csv.DictReader((out / "gradebook.csv").open())
+        assert (row["total"], row["max_total"]) == ("2", "5")
+        assert "no notebook graded for lesson 03_mlp_block" in row["problem"]
+    bad = write(tmp_path, 'lessons = ["01_embeddings"]\ndue = 2025-03-14T23:59:00\n')
+    proc = subprocess.run(GRADE + [str(tmp_path / "class"), "--out", str(out), "--assignment", str(bad)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2 and "due = 2025-03-14T23:59:00 has no time zone" in proc.stderr
+    assert "Traceback" not in proc.stderr
