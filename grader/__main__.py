@@ -1,4 +1,4 @@
-"""python -m grader {stubs,grade,release}: the instructor's and maintainer's commands."""
+"""python -m grader {stubs,grade,export,release}: the instructor's and maintainer's commands."""
 from __future__ import annotations
 
 import argparse
@@ -199,6 +199,12 @@ def _duration(seconds: float) -> str:
     return f"{seconds / 60:.0f} min" if seconds < 5400 else f"{seconds / 3600:.1f} h"
 
 
+def cmd_export(args) -> int:
+    from .batch.exports import main as export
+
+    return export(args)
+
+
 def cmd_release(args) -> int:
     from .release.bundle import build_release
 
@@ -271,6 +277,15 @@ def main(argv=None) -> int:
                         "check() does, to compare the two; anyone can compute those cases: never for "
                         "grading a class")
     p.set_defaults(func=cmd_grade)
+    p = sub.add_parser("export", help="a graded folder's grades as Canvas or Moodle imports them, or a plain CSV")
+    p.add_argument("format", choices=("canvas", "moodle", "csv"),
+                   help="canvas: Canvas's gradebook import CSV; moodle: Moodle's grading worksheet and feedback zip; "
+                        "csv: one plain row per learner")
+    p.add_argument("graded", help="the --out folder of `grader grade`")
+    p.add_argument("--out", required=True, help="folder for the exported files")
+    p.add_argument("--assignment", metavar="FILE",
+                   help="assignment.toml whose [lms] id, name and points to use instead of the one the grading used")
+    p.set_defaults(func=cmd_export)
     p = sub.add_parser("release", help="build the student bundle: lessons, exercises, public checks")
     p.add_argument("--out", required=True, help="folder to create")
     p.add_argument("--force", action="store_true", help="replace --out if it exists")
