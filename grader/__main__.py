@@ -1,4 +1,4 @@
-"""python -m grader {stubs,grade,release}: the instructor's and maintainer's commands."""
+"""python -m grader {stubs,grade,export,release}: the instructor's and maintainer's commands."""
 from __future__ import annotations
 
 import argparse
@@ -69,11 +69,12 @@ def cmd_grade(args) -> int:
         lessons = [x.strip() for x in args.lessons.split(",") if x.strip()] if args.lessons else None
         if not args.submissions and not args.classes:
             raise ValueError("nothing to grade: give notebooks, folders or zip files (or --class ZIP)")
+        classlist, lessons, points, scoring = _class_settings(args, lessons, points)
         inputs = [Path(p) for p in args.submissions] + [ClassArgument(p) for p in args.classes]
         subs = grade_batch(inputs, Path(args.out), limits,
                            jobs=args.jobs, force=args.force, points=points, isolation=args.isolation,
-                           lessons=lessons, scoring=args.scoring, progress=Progress(),
-                           cluster=_cluster(args), secret=_secret(args))
+                           lessons=lessons, scoring=scoring, progress=Progress(),
+                           cluster=_cluster(args), secret=_secret(args), classlist=classlist)
     except BatchStopped as exc:
         interrupted = str(exc).startswith("interrupted")
         print(f"{'' if interrupted else 'error: '}{exc}", file=sys.stderr)
@@ -87,6 +88,19 @@ def cmd_grade(args) -> int:
     for s in internal:
         print(f"grader failure for {plain(s.name)}: {plain(s.problem)}", file=sys.stderr)
     return 1 if internal else 0
+
+
+def _class_settings(args, lessons, points):
+    """(the class list, lessons, points, scoring): the assignment file's (--assignment), each
+    overridden by its flag (--lessons, --points per exercise, --scoring), and the roster."""
+    from .batch.classlist import from_files
+
+    classlist = from_files(args.assignment, args.roster)
+    a = classlist.assignment
+    if a is not None:
+        lessons = lessons or a.lessons
+        points = a.points | (points or {}) or None
+    return classlist, lessons, points, args.scoring or (a.scoring if a else None) or "per-case"
 
 
 def _cluster(args):
@@ -185,6 +199,12 @@ def _duration(seconds: float) -> str:
     return f"{seconds / 60:.0f} min" if seconds < 5400 else f"{seconds / 3600:.1f} h"
 
 
+def cmd_export(args) -> int:
+    from .batch.exports import main as export
+
+    return export(args)
+
+
 def cmd_release(args) -> int:
     from .release.bundle import build_release
 
@@ -237,9 +257,17 @@ def main(argv=None) -> int:
     p.add_argument("--lessons", help="the assignment, e.g. 01_embeddings,02_attention: every learner's "
                                      "max_total is these lessons' points (default: the lessons more than half of the learners "
                                      "handed in)")
-    p.add_argument("--scoring", choices=("per-case", "all-or-nothing"), default="per-case",
+    p.add_argument("--scoring", choices=("per-case", "all-or-nothing"), default=None,
                    help="per-case: partial credit per test (default); all-or-nothing: an exercise "
                         "scores its points only when every test passes")
+    p.add_argument("--assignment", metavar="FILE",
+                   help="assignment.toml: its lessons, points, scoring, due date and late rule, and the LMS's "
+                        "assignment id, so every run grades it alike (docs/examples/assignment.toml; --lessons, "
+                        "--points and --scoring override it)")
+    p.add_argument("--roster", metavar="CSV",
+                   help="the class list: Canvas's gradebook export, Moodle's grading worksheet, or a CSV with an "
+                        "id column; everyone on it gets a row (\"no submission\" if they handed in nothing), and "
+                        "submissions of no one on it are marked")
     p.add_argument("--secret", metavar="FILE",
                    help="the file of the course's secret the hidden cases are drawn from (made, 0600, if "
                         "missing; default OUT/.state/.secret): pass the same file to every run of one "
@@ -249,6 +277,15 @@ def main(argv=None) -> int:
                         "check() does, to compare the two; anyone can compute those cases: never for "
                         "grading a class")
     p.set_defaults(func=cmd_grade)
+    p = sub.add_parser("export", help="a graded folder's grades as Canvas or Moodle imports them, or a plain CSV")
+    p.add_argument("format", choices=("canvas", "moodle", "csv"),
+                   help="canvas: Canvas's gradebook import CSV; moodle: Moodle's grading worksheet and feedback zip; "
+                        "csv: one plain row per learner")
+    p.add_argument("graded", help="the --out folder of `grader grade`")
+    p.add_argument("--out", required=True, help="folder for the exported files")
+    p.add_argument("--assignment", metavar="FILE",
+                   help="assignment.toml whose [lms] id, name and points to use instead of the one the grading used")
+    p.set_defaults(func=cmd_export)
     p = sub.add_parser("release", help="build the student bundle: lessons, exercises, public checks")
     p.add_argument("--out", required=True, help="folder to create")
     p.add_argument("--force", action="store_true", help="replace --out if it exists")

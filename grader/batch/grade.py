@@ -18,6 +18,7 @@ The records they share (``Submission``, ``Exercises``, ``failed``) are ``records
 """
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import sys
 import time
@@ -113,9 +114,48 @@ def grade_exercise(exercise, cells, exercises: Exercises, box: LearnerSandbox, n
     missing = Broken(run.problem or "no answer came back")
     answers = run.answers + [missing] * (len(cases) - len(run.answers))
     verdict = judge(exercise, cases, answers, expected, mistakes, hidden_only=True)
+    if run.problem and run.problem.startswith(STOPPED) and run.unanswered:
+        verdict = told_stopped(verdict, run, len(cases))
     if exercises.scoring == "all-or-nothing" and verdict.status != "passed":
         verdict.points = 0.0
     return verdict
+
+
+# results.explain_exit's words for a child stopped by a limit: each reads after "test 2 of 7 "
+STOPPED = ("timed out", "used more than", "wrote or printed", "was killed", "made a system call", "crashed")
+
+
+def told_stopped(verdict: Verdict, run, total: int) -> Verdict:
+    """A run stopped by a limit, told as it happened: the test it stopped on, the tests that did
+    not run, and how those that ran did ("test 2 of 7 timed out after 60 s ...; tests 3-7 did not
+    run; the 1 that ran passed"), never "failed 7 of 7" as if each had been tried."""
+    stopped, never = run.unanswered[0], run.unanswered[1:]
+    ran = [i for i in range(total) if i not in set(run.unanswered)]
+    number = {f: int(f.split(":", 1)[0].removeprefix("test ")) - 1 for f in verdict.failures
+              if f.startswith("test ") and f.split(":", 1)[0].removeprefix("test ").isdigit()}
+    wrong = [f for f in verdict.failures if number.get(f) in ran]
+    head = f"test {stopped + 1} of {total} {run.problem}"
+    if never:
+        head += f"; {_numbered(never)} did not run"
+    if ran:
+        head += f"; of the {len(ran)} that ran, {len(ran) - len(wrong)} passed"
+        head += f" (first failure: {wrong[0]})" if wrong else ""
+    tail = verdict.message.partition("\n")[2]
+    failures = sorted([f"test {stopped + 1}: {run.problem}", *(f"test {i + 1}: did not run" for i in never), *wrong],
+                      key=lambda f: int(f.split(":", 1)[0].removeprefix("test ")))
+    return dataclasses.replace(verdict, message=head + ("\n" + tail if tail else ""), failures=failures)
+
+
+def _numbered(indexes: list[int]) -> str:
+    """"test 7", "tests 3-7", "tests 2, 5-7" (1-based)."""
+    runs: list[list[int]] = []
+    for i in sorted(indexes):
+        if runs and i == runs[-1][1] + 1:
+            runs[-1][1] = i
+        else:
+            runs.append([i, i])
+    parts = [f"{a + 1}" if a == b else f"{a + 1}-{b + 1}" for a, b in runs]
+    return ("test " if len(indexes) == 1 else "tests ") + ", ".join(parts)
 
 
 def _missing_message(name: str, cells) -> str:
@@ -142,16 +182,18 @@ def _unanswered(exercise, exercises: Exercises, status: str, message: str) -> Ve
 def grade_batch(paths: list[Path], out: Path, limits: Limits | None = None, jobs: int = 1,
                 force: bool = False, points: dict | None = None, progress=None,
                 isolation: str = "namespaces", lessons: list[str] | None = None,
-                scoring: str = "per-case", cluster=None, secret: Path | None = None) -> list[Submission]:
+                scoring: str = "per-case", cluster=None, secret: Path | None = None,
+                classlist=None) -> list[Submission]:
     """Grade here with ``jobs`` threads, or (``cluster``: a function of the plan that returns
     its pool, ``cluster.pool.pool_for``) on a Dask cluster, whose workers then build the walls.
     ``secret``: the file of the instructor's secret the hidden cases are drawn from (--secret;
-    default OUT/.state/.secret, made on first use)."""
+    default OUT/.state/.secret, made on first use). ``classlist``: the roster and the
+    assignment's late rule (classlist.ClassList; --roster, --assignment)."""
     mode, warning = resolve_isolation(isolation) if cluster is None else isolation_named(isolation)
     exercises = Exercises(points, lessons, scoring)
     if warning:
         print(warning, file=sys.stderr)
-    plan = plan_batch(paths, out, exercises, Submission, limits or Limits(), force, mode, secret)
+    plan = plan_batch(paths, out, exercises, Submission, limits or Limits(), force, mode, secret, classlist)
     report = progress or (lambda sub, exercises: None)
     if hasattr(report, "begin"):
         report.begin(len(plan.learners), len(plan.learners) - len(plan.todo))

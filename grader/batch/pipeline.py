@@ -69,9 +69,11 @@ def lessons_in(learners: list[Learner]) -> tuple[list[str], dict[str, int]]:
 
 
 def plan_batch(paths: list[Path], out: Path, exercises, submission_type, limits: Limits, force: bool,
-               isolation: str, secret: Path | None = None) -> Plan:
+               isolation: str, secret: Path | None = None, classlist=None) -> Plan:
     """``secret``: the file of the instructor's secret (--secret), default OUT/.state/.secret;
-    the hidden cases are drawn from it (state.load_secret)."""
+    the hidden cases are drawn from it (state.load_secret). ``classlist``: the roster and
+    the assignment's late rule (classlist.ClassList), said on the console and applied to
+    what is written."""
     out.mkdir(parents=True, exist_ok=True)
     collected = collect(paths)
     learners = collected.learners
@@ -86,8 +88,12 @@ def plan_batch(paths: list[Path], out: Path, exercises, submission_type, limits:
             print(f"note: lesson {lesson} is not graded: only {k} of {voters} learners handed it in "
                   "(the assignment is the lessons most learners handed in; give --lessons to choose)",
                   file=sys.stderr)
-    batch = Batch(out, exercises, submission_type, collected.skipped, secret)
+    batch = Batch(out, exercises, submission_type, collected.skipped, secret, classlist)
+    for line in batch.classlist.notes(learners):
+        print(f"note: {line}", file=sys.stderr)
     todo = [x for x in learners if force or _needs_grading(batch.saved(x))]
+    todo_ids = {id(x) for x in todo}
+    batch.refresh_feedback([x for x in learners if id(x) not in todo_ids])
     return Plan(exercises, learners, todo, batch, limits, isolation, out)
 
 
@@ -107,12 +113,12 @@ def run(plan: Plan, pool, report) -> list:
         arriving = pool.results(plan.todo)
         for sub, where in arriving:
             due = time.monotonic() - last[0] >= REBUILD_SHARE * last[1]
-            plan.batch.save(sub, plan.learners, rebuild=False)
+            shown = plan.batch.save(sub, plan.learners, rebuild=False)
             if due:
                 start = time.monotonic()
                 plan.batch.rebuild(plan.learners)
                 last = (time.monotonic(), time.monotonic() - start)
-            report(sub, plan.exercises)
+            report(shown, plan.exercises)  # as the gradebook shows it: the late rule applied
             if hasattr(report, "ran_on"):
                 report.ran_on(where)
     except KeyboardInterrupt:  # Ctrl-C: stop the running exercises now, not after the slowest

@@ -98,11 +98,15 @@ LATE = "Canvas marks this submission late"  # lms.py's note, said in the row too
 def problem_text(s, exercises) -> str:
     """The gradebook's problem column, and report.json's: what went wrong (collect's
     findings, unreadable notebooks, an id clash), each lesson of the assignment not graded,
-    the exercises stopped by their time limit, and a late mark."""
-    missing = "; ".join(f"no notebook graded for lesson {x}" for x in missing_lessons(s, exercises))
+    the exercises stopped by their time limit, and a late mark. A classlist.Row brings its
+    own words for the roster and the late rule (``class_problems``), and one that stands for
+    a learner who handed in nothing (``absent``) only says so."""
+    missing = "" if getattr(s, "absent", False) else \
+        "; ".join(f"no notebook graded for lesson {x}" for x in missing_lessons(s, exercises))
     timed_out = [v.exercise for v in s.verdicts if "timed out after" in v.message]
-    return "; ".join(x for x in (s.problem, missing, timed_out and f"timed out: {', '.join(timed_out)}",
-                                 "late (Canvas)" if LATE in s.notes else "") if x)
+    own = getattr(s, "class_problems", None)
+    late = ("late (Canvas)" if LATE in s.notes else "") if own is None else "; ".join(own)
+    return "; ".join(x for x in (s.problem, missing, timed_out and f"timed out: {', '.join(timed_out)}", late) if x)
 
 
 def every_exercise(verdicts: list[dict], exercises) -> list[dict]:
@@ -136,16 +140,18 @@ def _as_in_the_gradebook(s, exercises) -> dict:
                 "verdicts": every_exercise(d["verdicts"], exercises)}
 
 
-def report_json(subs, exercises, complete: bool, unverified=(), skipped=(), sandbox=None) -> str:
+def report_json(subs, exercises, complete: bool, unverified=(), skipped=(), sandbox=None, classlist=None) -> str:
     """``unverified``: learners whose saved result failed its integrity check this run,
     so it was ignored and they were graded again. ``skipped``: every file of the inputs
-    that was not graded (collect.Skipped), with its reason and whose upload held it."""
+    that was not graded (collect.Skipped), with its reason and whose upload held it.
+    ``classlist``: the assignment file and the roster as classlist.ClassList.report says them."""
     report = {"assignment": exercises.assignment, "max_total": exercises.max_total(),
               "scoring": exercises.scoring,
               "submissions": [capped(_as_in_the_gradebook(s, exercises)) for s in sorted(subs, key=lambda s: s.name)],
               "complete": complete,
               "skipped": [{k: capped(v) for k, v in vars(x).items()} for x in skipped],
               "sandbox": sandbox or {}}  # the walls and limits learner code ran under
+    report |= capped(classlist or {})
     if unverified:  # said only when it happened: on a clean run it read like an error
         report["unverified_state"] = {"regraded": sorted(unverified),
                                       "why": "the saved result failed its integrity check (edited, "

@@ -36,7 +36,8 @@ import tempfile
 import threading
 from pathlib import Path
 
-from .report import feedback_md, gradebook_csv, report_json
+from .classlist import ClassList
+from .report import MAX_FEEDBACK, feedback_md, gradebook_csv, report_json
 
 STATE_VERSION = 3
 KEY_BYTES = 32
@@ -217,11 +218,14 @@ def _read_secret(path: Path) -> bytes:
 class Batch:
     """OUT/.state/<learner>.json per finished learner; shared files rebuilt from them."""
 
-    def __init__(self, out: Path, exercises, submission_type, skipped=(), secret: Path | None = None):
+    def __init__(self, out: Path, exercises, submission_type, skipped=(), secret: Path | None = None,
+                 classlist=None):
         """``skipped``: the inputs' files that are not graded (collect), for report.json.
         ``secret``: the file --secret names (default OUT/.state/.secret); the exercises draw
-        their hidden cases from it."""
+        their hidden cases from it. ``classlist``: the roster and the assignment's late rule
+        (classlist.ClassList), applied to what is written, never to what is saved."""
         self.out, self.exercises, self.Submission = out, exercises, submission_type
+        self.classlist = classlist or ClassList()
         self.skipped = list(skipped)
         self.sandbox: dict = {}  # what held learner code in (Workspace.describe), for report.json
         self.state = out / ".state"
@@ -287,23 +291,40 @@ class Batch:
         except (TypeError, KeyError, ValueError, AttributeError):  # saved by another grader version
             return None
 
-    def save(self, sub, learners, rebuild: bool = True) -> None:
+    def save(self, sub, learners, rebuild: bool = True):
         """The learner's state and feedback, then (``rebuild``) the shared files; a caller
-        that rebuilds less often (a class of thousands) leaves them a consistent prefix."""
+        that rebuilds less often (a class of thousands) leaves them a consistent prefix.
+        Returns the result as the gradebook shows it (classlist.Row: the late rule applied)."""
         with self.lock:
             data = {"name": sub.name, "fingerprint": sub.fingerprint,
                     "assignment": self.exercises.settings(), "submission": sub.to_dict()}
             write_atomic(self._state_path(sub.name), self._seal(data), self.out)
-            write_atomic(self._feedback_path(sub.name), feedback_md(sub, self.exercises), self.out)
+            shown = self.classlist.present(sub, next((x for x in learners if x.name == sub.name), None))
+            write_atomic(self._feedback_path(sub.name), feedback_md(shown, self.exercises), self.out)
             if rebuild:
                 self.rebuild(learners)
+            return shown
+
+    def refresh_feedback(self, learners) -> None:
+        """The feedback of learners kept from an earlier run, rewritten where the roster or the
+        late rule now say otherwise (their saved results are not graded again)."""
+        for x in learners:
+            sub = self.saved(x)
+            if sub is not None:
+                text = feedback_md(self.classlist.present(sub, x), self.exercises)
+                if _read_regular(self._feedback_path(x.name), MAX_FEEDBACK) != text.encode("utf-8"):
+                    write_atomic(self._feedback_path(x.name), text, self.out)
 
     def rebuild(self, learners) -> list:
-        subs = [s for s in (self.saved(x) for x in learners) if s is not None]
+        """gradebook.csv and report.json from every saved result (and the roster's rows for
+        learners who handed in nothing); returns the saved results."""
+        pairs = [(x, self.saved(x)) for x in learners]
+        subs = [s for _, s in pairs if s is not None]
+        rows = self.classlist.rows(pairs)
         write_atomic(self.out / "report.json",
-                     report_json(subs, self.exercises, len(subs) == len(learners), self.unverified,
-                                 self.skipped, self.sandbox), self.out)
-        write_atomic(self.out / "gradebook.csv", gradebook_csv(subs, self.exercises), self.out)
+                     report_json(rows, self.exercises, len(subs) == len(learners), self.unverified,
+                                 self.skipped, self.sandbox, self.classlist.report(rows)), self.out)
+        write_atomic(self.out / "gradebook.csv", gradebook_csv(rows, self.exercises), self.out)
         return subs
 
 

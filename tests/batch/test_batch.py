@@ -461,3 +461,39 @@ def test_ctrl_c_stops_the_running_exercises_and_says_how_to_resume(tmp_path):
                            capture_output=True, text=True, timeout=120)
     assert again.returncode == 0 and "1 of 2 already graded" in again.stderr, again.stderr
     assert sorted(r["submission"] for r in rows(out)) == ["ann", "zed"]
+
+
+def test_a_timed_out_exercise_says_which_tests_ran(tmp_path):
+    """embed loops on its second call: the feedback names test 2 as the one that timed out and
+    tests 3-14 as never run, and the one that ran as passed, not "failed 14 of 14"."""
+    calls = '    calls = globals().setdefault("CALLS", [])\n    calls.append(1)\n    while len(calls) > 1:\n        pass\n'
+    write_learner(tmp_path / "loop", [GOOD_EMBED.replace("    T = idx", calls + "    T = idx"), GOOD_ONE_HOT])
+    out = tmp_path / "out"
+    subprocess.run(GRADE + [str(tmp_path / "loop"), "--out", str(out), "--timeout", "2"], check=True,
+                   capture_output=True)
+    (sub,) = json.loads((out / "report.json").read_text())["submissions"]
+    embed = next(v for v in sub["verdicts"] if v["exercise"] == "embed")
+    assert embed["message"].startswith("test 2 of 14 timed out after 2 s"), embed["message"]
+    assert "tests 3-14 did not run; of the 1 that ran, 1 passed" in embed["message"]
+    assert embed["failures"][:2] == ["test 2: timed out after 2 s (an infinite loop, or far too slow)",
+                                     "test 3: did not run"] and len(embed["failures"]) == 13
+    assert "failed 14 of 14" not in (out / "feedback" / "loop" / "feedback.md").read_text()
+    assert "timed out: embed" in rows(out)[0]["problem"]
+
+
+def test_a_stopped_hidden_run_is_told_with_what_ran_before_it():
+    from types import SimpleNamespace
+
+    from grader.batch.grade import told_stopped
+    from grader.judging.outcomes import Verdict
+
+    judged = Verdict("embed", "failed", 2, 6, 0.0, 1.0, "failed 4 of 6 tests; first failure (public example 2): "
+                     "wrong values\n  Likely mistake: x. y", [], ["test 2: wrong values", "test 4: stopped",
+                                                             "test 5: stopped", "test 6: stopped"])
+    run = SimpleNamespace(unanswered=[3, 4, 5], problem="was killed (memory limit, or too much output)")
+    told = told_stopped(judged, run, 6)
+    assert told.message == ("test 4 of 6 was killed (memory limit, or too much output); tests 5-6 did not run; "
+                            "of the 3 that ran, 2 passed (first failure: test 2: wrong values)\n  Likely mistake: x. y")
+    assert told.failures == ["test 2: wrong values", "test 4: was killed (memory limit, or too much output)",
+                             "test 5: did not run", "test 6: did not run"]
+    assert (told.points, told.passed, told.status) == (judged.points, 2, "failed")

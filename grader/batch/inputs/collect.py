@@ -120,6 +120,8 @@ class Learner:
     file_named: bool = False  # named after a file (a zip, a notebook), which a learner may have named
     notes: list[str] = field(default_factory=list)     # for their feedback: files not graded, late
     skipped: list[Skipped] = field(default_factory=list)
+    platform: str = ""  # "Canvas" or "Moodle" for a learner of a platform's download (lms.Group) ...
+    uid: str = ""       # ... and the platform's user id, read from the download's names
 
     def fingerprint(self) -> str:
         """Of everything grading reads: the notebooks' names and bytes, and what is said."""
@@ -231,6 +233,8 @@ def _platform_download(*, files: list[File], groups: list[lms.Group], where: str
     ``lms.groups`` found for them."""
     learners = [_learner([f for f in files if f.parts[:1] and f.parts[0] in g.entries], g.raw, where,
                          f"{source}{sep}{g.platform}:{g.uid}", 0, g.notes) for g in groups]
+    for x, g in zip(learners, groups):
+        x.platform, x.uid = g.platform, g.uid
     return learners, _not_taken(files, {e for g in groups for e in g.entries}, where)
 
 

@@ -37,6 +37,9 @@ class ChildRun:
     refused: list[str] = field(default_factory=list)
     problem: str | None = None    # why the run as a whole failed, if it did
     unread: str | None = None     # what followed the last case's answer (never read), in the grader's words
+    unanswered: list[int] = field(default_factory=list)  # cases with no answer, in the order they were to
+    #                               run (their indexes among the exercise's cases): the first was running when
+    #                               the run stopped, the rest never ran (LearnerSandbox.run)
 
 
 def collect(fd: int, n_cases: int) -> ChildRun:

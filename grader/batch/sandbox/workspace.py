@@ -239,11 +239,15 @@ class LearnerSandbox:
         public = [i for i, c in enumerate(cases) if c.public]
         hidden = [i for i, c in enumerate(cases) if not c.public]
         if not public or not hidden:
-            return self._run_child(cells, name, cases, pieces, uses, limits)
+            run = self._run_child(cells, name, cases, pieces, uses, limits)
+            run.unanswered = list(range(len(run.answers), len(cases)))
+            return run
         run = self._run_child(cells, name, [cases[i] for i in public], pieces, uses, limits)
         answers = _padded(run.answers, len(public), run.problem)
+        unanswered = public[len(run.answers):]
         if run.problem or not run.found or run.unread:  # the hidden child would only repeat it
             answers += _padded([], len(hidden), run.problem)
+            unanswered += hidden
         else:
             second = self._run_child(cells, name, [cases[i] for i in hidden], pieces, uses, limits)
             run.refused += second.refused
@@ -251,7 +255,9 @@ class LearnerSandbox:
             if not second.found and not second.problem:
                 run.problem = "the function was not defined when the exercise's hidden tests ran"
             answers += _padded(second.answers if second.found else [], len(hidden), run.problem)
+            unanswered += hidden[len(second.answers) if second.found else 0:]
         run.answers = [answer for _, answer in sorted(zip(public + hidden, answers), key=lambda p: p[0])]
+        run.unanswered = unanswered
         return run
 
     def _run_child(self, cells, name: str, cases, pieces: list[dict], uses: tuple, limits: Limits) -> ChildRun:
