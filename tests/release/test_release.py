@@ -5,6 +5,7 @@ import re
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -599,3 +600,27 @@ def test_the_release_holds_the_public_cases_only(bundle):
             assert start <= end, f"{name}: bytes {end}..{start} are not any case's or answer's"
             end = max(end, stop)
         assert end == (data / name).stat().st_size, f"{name}: bytes after {end} are not any case's or answer's"
+
+
+@pytest.mark.skipif(not list(Path("/opt/wheels").glob("torch-*+cpu-*.whl")),
+                    reason="no local torch wheel on this machine (/opt/wheels)")
+def test_the_readme_s_offline_torch_install_takes_the_locked_wheel_from_a_folder(bundle, tmp_path):
+    """The README's line for a machine without PyTorch's index: pip, told --no-index
+    --find-links, takes the torch wheel the lock names from a folder and checks its sha256;
+    a wheel that is not the locked one is refused. (--dry-run: the resolution is the claim.)"""
+    readme = (bundle / "README.md").read_text()
+    assert "--no-index --find-links wheels" in readme
+    wheels = tmp_path / "wheels"
+    wheels.mkdir()
+    (wheel,) = Path("/opt/wheels").glob("torch-*+cpu-*.whl")
+    (wheels / wheel.name).symlink_to(wheel)
+    cmd = [sys.executable, "-m", "pip", "install", "--dry-run", "--require-hashes", "--no-deps", "-r",
+           str(bundle / "torch-cpu.lock"), "--no-index", "--find-links", str(wheels), "--ignore-installed"]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and "Would install torch-" in done.stdout, done.stdout + done.stderr
+    lock = (bundle / "torch-cpu.lock").read_text()
+    digest = lock.split("--hash=sha256:")[1][:64]
+    (tmp_path / "torch-cpu.lock").write_text(lock.replace(digest, "0" * 64))   # another file than the lock's
+    cmd[cmd.index(str(bundle / "torch-cpu.lock"))] = str(tmp_path / "torch-cpu.lock")
+    refused = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert refused.returncode != 0 and "HASHES" in refused.stderr.upper(), refused.stderr
