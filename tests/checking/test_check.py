@@ -491,19 +491,20 @@ def test_the_student_edition_says_the_same():
 
 
 def test_feedback_md_carries_the_same_words():
-    from types import SimpleNamespace
-
+    """feedback.md shows a verdict as check() prints it, line for line, in a code block."""
     from grader.batch.report import verdict_lines
+    from grader.checking.check import format_verdict
 
     def count_gpt2_params(V, T, d, L, **kw):
         return _reference("count_gpt2_params")(V, T, d, L, **kw) - 2
 
     v = evaluate(count_gpt2_params)
-    ex = registry.get("count_gpt2_params")
-    lines = verdict_lines(v, SimpleNamespace(by_lesson={ex.lesson: [ex]}))
+    lines = verdict_lines(v)
     n = _reference("count_gpt2_params")(**_public("count_gpt2_params").args)
-    assert f"integer values differ; expected {n}, got {n - 2}" in lines[0]
-    assert "Inputs of public example 1: V=50257; T=1024; d=768; L=12" in lines[0]
+    assert (lines[0], lines[-1]) == ("```text", "```")
+    assert "\n".join(lines[1:-1]) == format_verdict(v)
+    assert f"  expected  {n}" in lines and f"  received  {n - 2}" in lines
+    assert "Inputs of public example 1:" in lines and "  V=50257" in lines and "  L=12" in lines
 
 
 def test_an_input_holding_nan_is_left_as_it_was():

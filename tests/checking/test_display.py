@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from grader.batch.report import verdict_lines
 from grader.checking import display
 from grader.checking.check import evaluate, not_attempted
 from grader.judging import registry
@@ -84,6 +85,8 @@ def test_every_mistake_reads_within_the_width_in_every_form(name):
         assert text.splitlines()[0].startswith(f"{name}: FAILED, failed "), (form, mistake, text)
         if v.mistakes:  # the named mistake: its own paragraph, its name on the line that opens it
             assert f"\n\n{display.LIKELY}{v.mistakes[0]}" in text, (form, mistake, text)
+        block = verdict_lines(v)  # feedback.md: the same lines in a code block
+        assert block[1:-1] == text.split("\n"), (form, mistake)
 
 
 @pytest.mark.parametrize("name", EXERCISES)
