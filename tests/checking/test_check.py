@@ -158,11 +158,13 @@ def test_hints_come_one_more_each_call_and_then_say_so(capsys):
 
     hint_reset(embed)
     n = len(registry.get("embed").hints)
+    said = []
     for _ in range(n + 1):
         hint(embed)
-    lines = capsys.readouterr().out.splitlines()
-    assert [ln.split(":", 1)[0] for ln in lines[:n]] == [f"embed, hint {i} of {n}" for i in range(1, n + 1)]
-    assert len(set(lines[:n])) == n and "no more hints" in lines[n]
+        said.append(capsys.readouterr().out)
+    assert [s.split(":", 1)[0] for s in said[:n]] == [f"embed, hint {i} of {n}" for i in range(1, n + 1)]
+    assert len(set(said[:n])) == n and "no more hints" in said[n]
+    assert max(len(line) for s in said for line in s.splitlines()) <= 88  # wrapped like check()'s verdicts
     hint_reset(embed)
     hint("embed")
     assert capsys.readouterr().out.startswith("embed, hint 1 of")
