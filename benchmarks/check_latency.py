@@ -94,8 +94,9 @@ def first_check(folder: Path, env: dict) -> float:
                 raise RuntimeError(f"the kernel refused {code[:40]!r}: {reply['content']}")
         seen = []
         start = time.perf_counter()
-        kc.execute_interactive("check(embed)", timeout=120,
-                               output_hook=lambda msg: seen.append(msg["content"].get("text", "")))
+        # check() displays HTML beside its text (display_data): the text is what it says
+        kc.execute_interactive("check(embed)", timeout=120, output_hook=lambda msg: seen.append(
+            msg["content"].get("text") or msg["content"].get("data", {}).get("text/plain", "")))
         took = time.perf_counter() - start
     finally:
         kc.stop_channels()

@@ -12,9 +12,10 @@ processes.refusals). Some of a result is still a stranger's text: the names of
 uploaded files and notebooks (in notes and problems), and what the judge says of an
 answer (a type's name, a dict's keys). Such text goes out only through the helpers below:
 ``md`` for Markdown (one capped line in an inline code span, where nothing
-renders), ``csv_cell`` for the spreadsheet (no formulas), ``capped`` for JSON
-(json.dumps escapes; this bounds the sizes). The grader's own words (headings,
-points, the course's explanations of mistakes) stay plain Markdown.
+renders), ``verdict_lines`` for a verdict (check()'s plain text in a fenced code block, each
+line made inert by ``plain``), ``csv_cell`` for the spreadsheet (no formulas), ``capped``
+for JSON (json.dumps escapes; this bounds the sizes). The grader's own words (headings,
+points) stay plain Markdown.
 """
 from __future__ import annotations
 
@@ -22,8 +23,12 @@ import csv
 import io
 import json
 import re
+from types import SimpleNamespace
+
+from ..checking import display
 
 MAX_TEXT = 400              # characters of one learner-derived message, in feedback and the CSV
+MAX_LINES = 20              # lines of one verdict's message in feedback (the judge writes a few)
 MAX_FEEDBACK = 64 * 1024    # bytes of one feedback.md
 MAX_JSON_TEXT = 4000        # characters of any string in report.json
 MAX_JSON_ITEMS = 200        # items of any list inside a submission in report.json
@@ -32,9 +37,6 @@ STATUSES = ("passed", "failed", "not_attempted", "missing", "broken")
 # Cells a spreadsheet would run as a formula (OWASP's list); real numbers are left alone.
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 _NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
-# The judge's verdicts that hold no learner text, matched whole: shown as plain words.
-_OWN_WORDS = re.compile(r"passed all \d+ tests|passed its 1 test|not attempted yet: replace the "
-                        r"`raise NotImplementedError` line with your code")
 
 
 def num(x: float) -> str:
@@ -42,14 +44,16 @@ def num(x: float) -> str:
 
 
 # ------------------------------------------------------------------ learner text
-def plain(text, limit: int = MAX_TEXT) -> str:
+def plain(text, limit: int = MAX_TEXT, spaces: bool = False) -> str:
     """One line of printable characters, at most ``limit`` of them (then TRUNCATED):
     newlines, control characters and invisible ones (bidi overrides, zero-width) become
-    spaces, and lone surrogates (they cannot be written as UTF-8) become '?'."""
+    spaces, and lone surrogates (they cannot be written as UTF-8) become '?'. Runs of
+    spaces become one, unless ``spaces`` (a quoted text in a verdict keeps its own)."""
     text = str(text)
     cut = len(text) > limit * 4  # bound the work before looking at each character
     text = text[: limit * 4].encode("utf-8", "replace").decode("utf-8")
-    text = " ".join("".join(c if c.isprintable() else " " for c in text).split())
+    text = "".join(c if c.isprintable() else " " for c in text)
+    text = text.strip() if spaces else " ".join(text.split())
     return text[:limit].rstrip() + TRUNCATED if cut or len(text) > limit else text
 
 
@@ -187,35 +191,23 @@ def feedback_md(s, exercises) -> str:
     for v in s.verdicts:
         status = v.status.replace("_", " ") if v.status in STATUSES else md(v.status)
         lines += [f"## {md(v.exercise)}: {num(v.points)} / {num(v.max_points)} ({status})", "",
-                  *verdict_lines(v, exercises), ""]
+                  *verdict_lines(v), ""]
     if s.notes and s.problem != "; ".join(s.notes):  # not when the notes are the problem
         lines += ["## Notes", ""] + [f"- {md(n)}" for n in s.notes[:MAX_JSON_ITEMS]] + [""]
     return cap_bytes("\n".join(lines))
 
 
-def verdict_lines(v, exercises) -> list[str]:
-    """The judge's message is the grader's sentence around learner text (what an exception
-    said, a cell number, a key of a returned dict), so it is shown as learner text, unless
-    it is wholly one of the judge's fixed sentences; the explanations of named mistakes
-    it ends with come from the course's catalogue, so they keep their Markdown once
-    matched exactly."""
-    known = _explanations(exercises, v.exercise)
-    tail = "".join(f"\n  Likely mistake: {m}. {known[m]}" for m in v.mistakes if m in known)
-    text, trusted = v.message, []
-    if _OWN_WORDS.fullmatch(text):
-        return [text]
-    if tail and all(m in known for m in v.mistakes) and text.endswith(tail):
-        text = text[: -len(tail)]
-        trusted = [f"Likely mistake: {m}. {known[m]}" for m in v.mistakes]
-    return [md(text, 2 * MAX_TEXT)] + [line for t in trusted for line in ("", t)]
-
-
-def _explanations(exercises, name: str) -> dict[str, str]:
-    for group in exercises.by_lesson.values():
-        for e in group:
-            if e.name == name:
-                return {m.name: m.explanation for m in e.mistakes}
-    return {}
+def verdict_lines(v) -> list[str]:
+    """The verdict as check() prints it (checking/display.plain: the same words and lines,
+    wrapped at display.WIDTH), in a fenced code block, where nothing renders: the judge's
+    message is the grader's sentences around learner text (what an exception said, a key of
+    a returned dict). Each of its lines is made inert and capped first (``plain``)."""
+    lines = [plain(line, 2 * MAX_TEXT, spaces=True) for line in str(v.message).split("\n")[:MAX_LINES]]
+    said = SimpleNamespace(exercise=plain(v.exercise, 100), status=v.status, message="\n".join(lines),
+                           mistakes=list(getattr(v, "mistakes", None) or ()))
+    text = display.plain(said)
+    fence = "`" * max(3, 1 + max((len(run) for run in re.findall(r"`+", text)), default=0))
+    return [f"{fence}text", *text.split("\n"), fence]
 
 
 def cap_bytes(text: str, limit: int = MAX_FEEDBACK) -> str:

@@ -13,23 +13,26 @@ import threading
 from ..judging import registry
 from ..judging.answers import call_answer, mistake_answers_for, reference_answers
 from ..judging.judge import Broken, NotAttempted, Raised, Verdict, judge
+from . import display
 from .hints import remember_named
 
 LIKELY = "  Likely mistake: "  # how judge.judge words a named mistake in its message
-MARK = {"passed": "PASSED", "not_attempted": "TODO", "failed": "FAILED",
-        "broken": "FAILED", "missing": "MISSING"}
 
 
 def format_verdict(v: Verdict) -> str:
-    if v.status == "passed":
-        return f"{v.exercise}: {MARK[v.status]}, {v.message}."
-    return f"{v.exercise}: {MARK.get(v.status, 'FAILED')}, {v.message}"
+    """The verdict as plain text (display.plain): what a terminal and nbval read."""
+    return display.plain(v)
+
+
+def not_attempted(name: str) -> Verdict:
+    """The verdict on an untouched stub (the stub generator stores what check() shows for it)."""
+    ex = registry.get(name)
+    return judge(ex, ex.cases(hidden=False)[:1], [NotAttempted()], [None])
 
 
 def not_attempted_text(name: str) -> str:
-    """What check() prints for an untouched stub (the stub generator stores it)."""
-    ex = registry.get(name)
-    return format_verdict(judge(ex, ex.cases(hidden=False)[:1], [NotAttempted()], [None]))
+    """What check() prints for an untouched stub outside IPython."""
+    return format_verdict(not_attempted(name))
 
 
 def evaluate(fn, hidden: bool = True) -> Verdict:
@@ -141,14 +144,15 @@ def reference_pieces(fn, names):
 
 
 def check(*fns) -> None:
-    """Print one verdict per function. Never raises (except KeyboardInterrupt)."""
+    """Show one verdict per function: HTML and text in IPython (display.show), text elsewhere.
+    Never raises (except KeyboardInterrupt)."""
     for fn in fns:
         try:
             verdict = evaluate(fn)
-            print(format_verdict(verdict))
+            display.show(verdict)
             # hint() starts from what this check() found (catalogued or diagnosed, as printed)
             remember_named(verdict.exercise, [line.split(LIKELY, 1)[1] for line in verdict.message.splitlines()
                                               if line.startswith(LIKELY)])
         except Exception as exc:  # the grader's own failure must not stop the notebook
-            print(f"{getattr(fn, '__name__', fn)}: the checker itself failed "
-                  f"({type(exc).__name__}: {exc}); please report this.")
+            print(display.wrapped(f"{getattr(fn, '__name__', fn)}: the checker itself failed "
+                                  f"({type(exc).__name__}: {exc}); please report this."))

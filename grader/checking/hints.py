@@ -5,6 +5,7 @@ the learner needs first), then the exercise's own hints go on where they were.""
 from __future__ import annotations
 
 from ..judging import registry
+from .display import wrapped
 
 _hints_given: dict[str, int] = {}
 _named: dict[str, list[str]] = {}  # exercise -> mistakes check() named ("name. explanation"), not yet hinted
@@ -21,23 +22,23 @@ def hint(fn) -> None:
     exercise = registry.get(name) if isinstance(name, str) else None
     if exercise is None:
         known = ", ".join(sorted(registry.load_all()))
-        print(f"hint: there is no exercise called {name!r} (exercises: {known})")
+        print(wrapped(f"hint: there is no exercise called {name!r} (exercises: {known})"))
         return
     named = _named.get(exercise.name)
     if named:
-        print(f"{exercise.name}: check() found a likely mistake: {named.pop(0)} (Call hint again for the "
-              "exercise's own hints.)")
+        print(wrapped(f"{exercise.name}: check() found a likely mistake: {named.pop(0)} (Call hint again for "
+                      "the exercise's own hints.)"))
         return
     hints, given = exercise.hints, _hints_given.get(exercise.name, 0)
     if not hints:
-        print(f"{exercise.name}: this exercise has no hints.")
+        print(wrapped(f"{exercise.name}: this exercise has no hints."))
     elif given >= len(hints):
-        print(f"{exercise.name}: no more hints (you have seen all {len(hints)}). Reread them with "
-              f"hint_reset({exercise.name}) and hint({exercise.name}), or compare your code with the "
-              "lesson's worked example.")
+        print(wrapped(f"{exercise.name}: no more hints (you have seen all {len(hints)}). Reread them with "
+                      f"hint_reset({exercise.name}) and hint({exercise.name}), or compare your code with the "
+                      "lesson's worked example."))
     else:
         _hints_given[exercise.name] = given + 1
-        print(f"{exercise.name}, hint {given + 1} of {len(hints)}: {hints[given]}")
+        print(wrapped(f"{exercise.name}, hint {given + 1} of {len(hints)}: {hints[given]}"))
 
 
 def hint_reset(fn=None) -> None:

@@ -44,7 +44,7 @@ import re
 import numpy as np
 
 from .compare import value_mismatch
-from .factors import constant_factor, constant_offset, size_factor
+from .factors import constant_factor, constant_offset, dtype_mistake, size_factor
 from .outcomes import Broken, ChangedInputs, NotAttempted, Raised
 from .refusals import refusals, valid_input_refused
 from .registry import FLOAT32_TOL, Case, Exercise, Mistake
@@ -221,28 +221,7 @@ def _dtype_only(exercise, cases, answers, expected, failed):
         pairs |= found
     if len(pairs) != 1:
         return None
-    return [_dtype_mistake(exercise, *next(iter(pairs)))]
-
-
-def _dtype_mistake(exercise, got: str, want: str):
-    """(name, explanation) of an answer in dtype ``got`` where ``want`` was expected; the catalogue's
-    own name where the exercise has one upcast mistake (one name for one mistake)."""
-    if got == "float64" and want == "float32":
-        own = [m for m in exercise.mistakes if "upcast to float64" in m.name]
-        if len(own) == 1:
-            return own[0].name, own[0].explanation
-    if got == "python float":
-        return (f"a Python float instead of a NumPy {want} scalar",
-                f"float(...) or .item() turns NumPy's {want} into a Python float: return the NumPy "
-                "result as it is (the mean of a float32 array is a float32).")
-    if got == "float64" and want in ("float32", "float16"):
-        return (f"{want} inputs upcast to float64",
-                f"{want} inputs give a {want} answer: a float64 array, np.float64 constant or "
-                ".astype(np.float64) mixed in upcasts everything; Python numbers (0.5, math.sqrt(...)) "
-                "do not.")
-    return (f"{got} instead of {want}",
-            f"The dtype is {got}; return {want}, like the reference (keep the inputs' dtype, convert "
-            "nothing).")
+    return [dtype_mistake(exercise, *next(iter(pairs)))]
 
 
 def _dtype_pairs(answer, expected, tol):

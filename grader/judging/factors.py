@@ -1,6 +1,7 @@
 """Diagnoses from values alone (diagnoses.py runs these): every failing answer, or one item of
 a returned tuple, exactly the expected one times a constant, times a size of the case's inputs
-that changes from case to case, or plus a constant.
+that changes from case to case, or plus a constant; and the one name of a dtype mistake, which
+the dtype rule (diagnoses.py) gives too.
 """
 from __future__ import annotations
 
@@ -11,6 +12,27 @@ import numpy as np
 from .compare import value_mismatch
 from .registry import FLOAT32_TOL
 from .wire import is_plain_array
+
+
+def dtype_mistake(exercise, got: str, want: str):
+    """(name, explanation) of an answer in dtype ``got`` where ``want`` was expected; the catalogue's
+    own name where the exercise has one upcast mistake (one name for one mistake)."""
+    if got == "float64" and want == "float32":
+        own = [m for m in exercise.mistakes if "upcast to float64" in m.name]
+        if len(own) == 1:
+            return own[0].name, own[0].explanation
+    if got == "python float":
+        return (f"a Python float instead of a NumPy {want} scalar",
+                f"float(...) or .item() turns NumPy's {want} into a Python float: return the NumPy "
+                "result as it is (the mean of a float32 array is a float32).")
+    if got == "float64" and want in ("float32", "float16"):
+        return (f"{want} inputs upcast to float64",
+                f"{want} inputs give a {want} answer: a float64 array, np.float64 constant or "
+                ".astype(np.float64) mixed in upcasts everything; Python numbers (0.5, math.sqrt(...)) "
+                "do not.")
+    return (f"{got} instead of {want}",
+            f"The dtype is {got}; return {want}, like the reference (keep the inputs' dtype, convert "
+            "nothing).")
 
 
 def _tol(exercise, case):
@@ -187,8 +209,7 @@ def _constants(exercise, cases, answers, expected, failed, how):
     fitted = _fit(items, how)
     if fitted is None:
         return None
-    from .diagnoses import _dtype_mistake   # the dtype's one name, as the dtype rule gives it
-    found = [_dtype_mistake(exercise, *pair) for pair in dtypes]
+    found = [dtype_mistake(exercise, *pair) for pair in dtypes]
     for k, c in enumerate(fitted):
         if c == "right":
             continue

@@ -29,8 +29,9 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 # The student grader: the learner's check and hints, judging, and the notebook reader;
 # never batch/ (the sandbox), release/ or the lessons' reference code.
 STUDENT_GRADER_FILES = ("__init__.py", "notebook.py", "cell_code.py", "checking/__init__.py", "checking/check.py",
-                        "checking/hints.py", "checking/mine.py", "judging/__init__.py", "judging/judge.py",
-                        "judging/details.py", "judging/naming.py", "judging/outcomes.py", "judging/seeds.py",
+                        "checking/display.py", "checking/hints.py", "checking/mine.py", "judging/__init__.py",
+                        "judging/judge.py", "judging/details.py", "judging/naming.py", "judging/outcomes.py",
+                        "judging/seeds.py",
                         "judging/wire.py", "judging/registry.py", "judging/stats.py", "judging/sampling_judge.py",
                         "judging/forms.py", "judging/compare.py", "judging/answers.py", "judging/diagnoses.py",
                         "judging/factors.py", "judging/refusals.py", "judging/reshapes.py",

@@ -1,4 +1,4 @@
-"""solutions/ -> exercises/: replace solution code by stubs, store the stub's check() output."""
+"""solutions/ -> exercises/: replace solution code by stubs, store what check() shows for the stub."""
 from __future__ import annotations
 
 import copy
@@ -9,7 +9,8 @@ import nbformat
 
 from . import edition
 from .. import notebook as nbk
-from ..checking.check import not_attempted_text
+from ..checking.check import not_attempted
+from ..checking.display import mimebundle
 
 STUB = 'raise NotImplementedError("{name}: replace this line with your code")'
 
@@ -58,8 +59,9 @@ def stub_notebook(nb) -> nbformat.NotebookNode:
     for cell in out.cells:
         if cell.cell_type == "code" and nbk.CHECK_TAG in nbk.tags(cell):
             names = nbk.checked_names(nbk.cell_source(cell))
-            text = "".join(not_attempted_text(n) + "\n" for n in names)
-            cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text=text)]
+            # what check() displays in a kernel: one display_data (HTML and text) per function
+            cell.outputs = [nbformat.v4.new_output("display_data", data=mimebundle(not_attempted(n)), metadata={})
+                            for n in names]
             # nbval refuses a cell with outputs but no count: keep the solutions' count
             cell.execution_count = cell.execution_count or 1
     return out

@@ -297,21 +297,29 @@ def test_learner_text_is_inert_and_capped_in_feedback(tmp_path):
     assert_bounded(out)
 
 
-def test_named_mistakes_keep_the_courses_words():
+def test_a_verdict_in_feedback_is_check_s_text_in_a_code_block():
+    """The verdict's lines as check() prints them (the course's explanation of a named mistake
+    included), fenced so that nothing in them renders: the fence outgrows any backticks inside."""
     from grader.batch.records import Exercises
+    from grader.checking import display
     from grader.judging.judge import Verdict
 
     ex = Exercises()
     exercise = ex.by_lesson["01_embeddings"][0]
     mistake = exercise.mistakes[0]
     v = Verdict(exercise.name, "failed", 0, 3, 0.0, 1.0,
-                f"failed 3 of 3; first failure (hidden test 1): raised X: <b>hi</b>"
+                f"failed 3 of 3 tests; first failure (hidden test 1): raised X: <b>hi</b> ```` `x`"
                 f"\n  Likely mistake: {mistake.name}. {mistake.explanation}", [mistake.name])
-    lines = report.verdict_lines(v, ex)
-    assert lines[0] == "`failed 3 of 3; first failure (hidden test 1): raised X: <b>hi</b>`"
-    assert lines[-1] == f"Likely mistake: {mistake.name}. {mistake.explanation}"
-    forged = Verdict(exercise.name, "failed", 0, 3, 0.0, 1.0, f"\n  Likely mistake: {mistake.name}. x", [])
-    assert len(report.verdict_lines(forged, ex)) == 1  # no mistake named: all of it is learner text
+    lines = report.verdict_lines(v)
+    assert lines[0] == "`````text" and lines[-1] == "`````"
+    assert lines[1:-1] == display.plain(v).split("\n")
+    assert f"{display.LIKELY}{mistake.name}." in lines
+    assert " ".join(lines[lines.index(f"{display.LIKELY}{mistake.name}.") + 1:-1]) == mistake.explanation
+    html = _render("\n".join(lines))
+    assert html.startswith("<pre><code") and html.count("<pre>") == 1 and "<b>hi" not in html
+    control = Verdict(exercise.name, "failed", 0, 3, 0.0, 1.0, "failed 3 of 3 tests; first failure (hidden "
+                      "test 1): raised X: a\u202eb\x1b[31m   c")
+    assert report.verdict_lines(control)[2] == "First failure (hidden test 1): raised X: a b [31m   c"
 
 
 def test_feedback_is_capped_in_bytes():

@@ -158,11 +158,13 @@ def test_hints_come_one_more_each_call_and_then_say_so(capsys):
 
     hint_reset(embed)
     n = len(registry.get("embed").hints)
+    said = []
     for _ in range(n + 1):
         hint(embed)
-    lines = capsys.readouterr().out.splitlines()
-    assert [ln.split(":", 1)[0] for ln in lines[:n]] == [f"embed, hint {i} of {n}" for i in range(1, n + 1)]
-    assert len(set(lines[:n])) == n and "no more hints" in lines[n]
+        said.append(capsys.readouterr().out)
+    assert [s.split(":", 1)[0] for s in said[:n]] == [f"embed, hint {i} of {n}" for i in range(1, n + 1)]
+    assert len(set(said[:n])) == n and "no more hints" in said[n]
+    assert max(len(line) for s in said for line in s.splitlines()) <= 88  # wrapped like check()'s verdicts
     hint_reset(embed)
     hint("embed")
     assert capsys.readouterr().out.startswith("embed, hint 1 of")
@@ -491,19 +493,20 @@ def test_the_student_edition_says_the_same():
 
 
 def test_feedback_md_carries_the_same_words():
-    from types import SimpleNamespace
-
+    """feedback.md shows a verdict as check() prints it, line for line, in a code block."""
     from grader.batch.report import verdict_lines
+    from grader.checking.check import format_verdict
 
     def count_gpt2_params(V, T, d, L, **kw):
         return _reference("count_gpt2_params")(V, T, d, L, **kw) - 2
 
     v = evaluate(count_gpt2_params)
-    ex = registry.get("count_gpt2_params")
-    lines = verdict_lines(v, SimpleNamespace(by_lesson={ex.lesson: [ex]}))
+    lines = verdict_lines(v)
     n = _reference("count_gpt2_params")(**_public("count_gpt2_params").args)
-    assert f"integer values differ; expected {n}, got {n - 2}" in lines[0]
-    assert "Inputs of public example 1: V=50257; T=1024; d=768; L=12" in lines[0]
+    assert (lines[0], lines[-1]) == ("```text", "```")
+    assert "\n".join(lines[1:-1]) == format_verdict(v)
+    assert f"  expected  {n}" in lines and f"  received  {n - 2}" in lines
+    assert "Inputs of public example 1:" in lines and "  V=50257" in lines and "  L=12" in lines
 
 
 def test_an_input_holding_nan_is_left_as_it_was():

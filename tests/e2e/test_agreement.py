@@ -203,7 +203,7 @@ def learners():
     """(learner id, notebook) for the whole corpus."""
     for path in sorted((ROOT / "solutions").glob("*.ipynb")):
         yield f"solution_{path.stem}", nbformat.read(path, as_version=4)
-    from_diagnosis = ([(f"uncatalogued_{k}", ex, src) for k, (_, ex, src) in enumerate(UNCATALOGUED)]
+    from_diagnosis = ([(f"uncatalogued_{k}", ex, src) for k, (_, ex, src, _named) in enumerate(UNCATALOGUED)]
                       + [(f"inside_{k}", ex, src) for k, (_, ex, src, _m) in enumerate(INSIDE)]
                       + [(f"two_slips_{k}", "embed", src) for k, (_, src, _m) in enumerate(TWO_SLIPS)]
                       + [(f"seed_{k}", "init_gpt", src) for k, (_, src, _m) in enumerate(SEED_LEARNERS[:2])]

@@ -17,9 +17,13 @@ python3 kernel are found), then
   to SCREENSHOTS. (These runs are also the student edition's solved runs:
   tests/release/test_student_edition.py runs them with nbclient only where no browser is
   available. The course's own edition runs under nbval, twice.)
-- types a correct `embed` and a classic mistake into a copy of the first
-  exercise notebook and checks what `check(embed)` prints (the time the first
-  one takes is printed, not asserted: benchmarks/check_latency.py holds the target);
+- types a correct `embed` and two classic mistakes into a copy of the first
+  exercise notebook and checks what `check(embed)` shows, drawn from its HTML: the
+  stub's stored TODO, then PASSED and FAILED marked by colour, expected and received
+  side by side, the named mistake (screenshots check_passed.png, check_failed.png and
+  check.png, the README's picture;
+  the time the first check takes is printed, not asserted: benchmarks/check_latency.py
+  holds the target);
 - builds the student release and opens it through its own `open_course.py`
   (its command line, --allow-root only as root, and only the settings it
   installs): no news question; lesson 07's stored outputs name the exercise each
@@ -474,6 +478,8 @@ CORRECT_EMBED = '''def embed(wte, wpe, idx):
     return wte[idx] + wpe[:seq_len]
 '''
 MISTAKE_EMBED = CORRECT_EMBED.replace("return wte[idx] + wpe[:seq_len]", "return wte[idx] + wpe[idx]")
+NO_POSITIONS_EMBED = CORRECT_EMBED.replace("return wte[idx] + wpe[:seq_len]", "return wte[idx]")
+BADGE = {"PASSED": "rgb(46, 125, 50)", "FAILED": "rgb(198, 40, 40)", "TODO": "rgb(141, 110, 0)"}  # display.COLOUR
 
 
 def _exercise_cell_index(path: Path, name: str) -> int:
@@ -510,6 +516,37 @@ def _type_and_check(page, index: int, code: str, expected: str):
     return took
 
 
+def _rendered_check(page, index: int, screenshot: Path | None = None) -> dict:
+    """What cell ``index`` shows of check()'s verdict: drawn from its HTML (the status badge's
+    text and colour, the named mistake, expected and received with their boxes), not its text."""
+    cell = page.locator(".jp-Notebook .jp-Cell").nth(index)
+    shown = cell.locator(".jp-OutputArea-output.jp-RenderedHTMLCommon .gpt2course-check")
+    try:
+        shown.first.wait_for(timeout=CELL_MS)
+    except Exception:
+        outputs = cell.locator(".jp-OutputArea").inner_html()[:2000]
+        pytest.fail(f"cell {index}: check() shows no HTML verdict: {outputs}")
+    assert shown.count() == 1, f"cell {index}: {shown.count()} verdicts shown"
+    badge = shown.locator("span").first
+    mistake = shown.locator("strong", has_text="Likely mistake:")
+    cells = shown.locator("td code")
+    if screenshot:
+        cell.scroll_into_view_if_needed()
+        cell.screenshot(path=str(screenshot))
+    return {"badge": [badge.inner_text(), badge.evaluate("e => getComputedStyle(e).backgroundColor")],
+            "mistake": mistake.first.inner_text() if mistake.count() else None,
+            "compared": [(cells.nth(i).inner_text(), cells.nth(i).bounding_box()) for i in range(cells.count())]}
+
+
+def _cells_screenshot(page, first: int, last: int, path: Path) -> None:
+    """Cells ``first`` to ``last`` (inputs and outputs) in one picture."""
+    cells = page.locator(".jp-Notebook .jp-Cell")
+    cells.nth(first).scroll_into_view_if_needed()
+    top, bottom = cells.nth(first).bounding_box(), cells.nth(last).bounding_box()
+    page.screenshot(path=str(path), clip={"x": top["x"], "y": top["y"], "width": max(top["width"], bottom["width"]),
+                                          "height": bottom["y"] + bottom["height"] - top["y"]})
+
+
 def print_latency(what: str, seconds: float) -> None:
     """Recorded, not asserted (no timed tests): the target lives in benchmarks/check_latency.py."""
     sys.__stdout__.write(f"\n{what}: {seconds:.2f} s in the browser (key press to verdict shown)\n")
@@ -528,9 +565,21 @@ def test_exercise_typed_in_the_editor(page, lab):
     page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-above')")
     page.wait_for_function(f"() => ({JS_KERNEL_IDLE})() && ({JS_NO_BUSY_PROMPT})()", timeout=CELL_MS)
 
+    assert _rendered_check(page, index + 1)["badge"] == ["TODO", BADGE["TODO"]]  # the stub's stored output
     first = _type_and_check(page, index, CORRECT_EMBED, "embed: PASSED")
     print_latency("the solved student edition: first check(embed) of a fresh copy of the stub", first)
+    passed = _rendered_check(page, index + 1, SCREENSHOTS / "check_passed.png")
+    assert passed["badge"] == ["PASSED", BADGE["PASSED"]] and passed["mistake"] is None, passed
+    _type_and_check(page, index, NO_POSITIONS_EMBED, "position embedding missing")
+    failed = _rendered_check(page, index + 1, SCREENSHOTS / "check_failed.png")
+    assert failed["badge"] == ["FAILED", BADGE["FAILED"]], failed
+    assert failed["mistake"] == "Likely mistake: position embedding missing.", failed
+    (expected, e_box), (received, r_box) = failed["compared"]
+    assert re.fullmatch(r"-?\d\.\d+(e-?\d+)?", expected) and re.fullmatch(r"-?\d\.\d+(e-?\d+)?", received)
+    assert abs(e_box["y"] - r_box["y"]) < 2 and r_box["x"] >= e_box["x"] + e_box["width"], failed  # side by side
     _type_and_check(page, index, MISTAKE_EMBED, "position rows looked up by token id")
+    _rendered_check(page, index + 1)
+    _cells_screenshot(page, index, index + 1, SCREENSHOTS / "check.png")  # README's docs/images/check.png
     full_screenshot(page, SCREENSHOTS / f"{EXERCISE.stem}.png")
     assert_no_dialog(page, copy.name)
     errors = errors_shown(page)

@@ -182,8 +182,8 @@ def test_check_names_the_learners_mistake(name, bug, mistake, capsys):
     out = capsys.readouterr().out
     assert out.startswith(f"{name}: FAILED"), out
     named = [line.split("Likely mistake: ", 1)[1] for line in out.splitlines()
-             if "Likely mistake: " in line]
-    assert len(named) == 1 and named[0].startswith(mistake + ". "), out
+             if line.startswith("Likely mistake: ")]
+    assert named == [mistake + "."], out
 
 
 # ------------------------------------------------------------------ the references

@@ -110,6 +110,17 @@ def run_in_bundle(bundle, code):
                           cwd=bundle, capture_output=True, text=True, timeout=120)
 
 
+def verdicts(stdout: str) -> list[str]:
+    """What check() printed, one text per verdict (each opens with its status line)."""
+    found = []
+    for line in stdout.splitlines():
+        if re.match(r"\w+: (PASSED|FAILED|TODO|MISSING), ", line):
+            found.append(line)
+        elif found:
+            found[-1] += "\n" + line
+    return found
+
+
 def test_check_works_in_bundle_and_names_mistakes(bundle):
     proc = run_in_bundle(bundle, """
 import grader, numpy as np
@@ -126,10 +137,11 @@ def embed(wte, wpe, idx):
 check(embed)
 """)
     assert proc.returncode == 0, proc.stderr
-    out = proc.stdout.splitlines()
-    assert out[0].startswith("embed: FAILED") and "position rows looked up by token id" in proc.stdout
-    assert any(line.startswith("one_hot_embed: PASSED") for line in out)
-    assert out[-1].startswith("embed: TODO")
+    out = verdicts(proc.stdout)
+    assert len(out) == 3 and out[0].startswith("embed: FAILED")
+    assert "\n\nLikely mistake: position rows looked up by token id" in out[0]
+    assert out[1].startswith("one_hot_embed: PASSED")
+    assert out[2].startswith("embed: TODO")
 
 
 def test_bundle_has_lessons_and_exercises(bundle):
@@ -274,14 +286,14 @@ def init_gpt(config, seed):
 check(init_gpt)
 """)
     assert proc.returncode == 0, proc.stderr
-    out = proc.stdout.splitlines()
-    assert out[0].startswith("block: FAILED") and "Define `causal_self_attention` in this notebook" in proc.stdout
-    init = [line for line in out if line.startswith("init_gpt:")]
+    out = verdicts(proc.stdout)
+    assert out[0].startswith("block: FAILED") and "Define `causal_self_attention` in this notebook" in out[0]
+    init = [text for text in out if text.startswith("init_gpt:")]
     assert init[0].startswith("init_gpt: PASSED"), proc.stdout
     assert init[1].startswith("init_gpt: FAILED"), proc.stdout
-    assert "Likely mistake: residual projections not scaled by 1/sqrt(2L)" in proc.stdout
+    assert "Likely mistake: residual projections not scaled by 1/sqrt(2L)" in init[1]
     assert init[2].startswith("init_gpt: FAILED") and "separate output head" in init[2], proc.stdout
-    assert "Likely mistake: separate untied output head" in proc.stdout
+    assert "Likely mistake: separate untied output head" in init[2]
 
 
 def solution_definitions(*lessons) -> str:
@@ -310,7 +322,7 @@ def tied_lm_loss_and_grad(E, A, idx, targets):
 check(tied_lm_loss_and_grad)
 """)
     assert proc.returncode == 0, proc.stderr
-    out = [line for line in proc.stdout.splitlines() if line.startswith(("gpt_logits", "tied_lm"))]
+    out = [text for text in verdicts(proc.stdout) if text.startswith(("gpt_logits", "tied_lm"))]
     assert out[0].startswith("gpt_logits: PASSED"), proc.stdout
     assert out[1].startswith("gpt_logits: FAILED") and "wrong dtype" in out[1], proc.stdout
     assert out[2].startswith("tied_lm_loss_and_grad: PASSED"), proc.stdout
@@ -326,10 +338,10 @@ for _ in range(7):
     hint(embed)
 """)
     assert proc.returncode == 0, proc.stderr
-    lines = proc.stdout.splitlines()
-    given = [ln for ln in lines if ln.startswith("embed, hint ")]
+    said = re.split(r"\n(?=embed[,:] )", proc.stdout.strip())  # one text per hint() call (wrapped)
+    given = [text for text in said if text.startswith("embed, hint ")]
     assert 3 <= len(given) <= 5 and len(set(given)) == len(given)
-    assert given[0].startswith("embed, hint 1 of") and "no more hints" in lines[-1]
+    assert given[0].startswith("embed, hint 1 of") and said[-1].startswith("embed: no more hints")
 
 
 def test_bundle_exercise_notebooks_run_on_the_student_grader(bundle):

@@ -80,7 +80,13 @@ def test_check_cell_gets_the_stub_verdict(make_notebook):
     ])
     out = stubs.stub_notebook(nbk.read(path))
     check_cell = out.cells[2]
-    assert check_cell.outputs[0]["text"].startswith("embed: TODO")
+    from grader.checking import display
+    from grader.checking.check import not_attempted
+
+    # what check() displays in a kernel (nbval compares it): HTML and text, one output per function
+    assert [o.output_type for o in check_cell.outputs] == ["display_data"]
+    assert check_cell.outputs[0]["data"] == display.mimebundle(not_attempted("embed"))
+    assert check_cell.outputs[0]["data"]["text/plain"].startswith("embed: TODO")
     assert out.cells[1].outputs == []
 
 
