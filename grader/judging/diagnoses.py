@@ -33,7 +33,7 @@ is worse than none. The rules, in order; the first that finds something decides:
   square projection made the identity; two same-shaped inputs swapped; a matrix transposed),
   reproduces the learner on every case, where the learner answered at least once;
 - one step more (reshapes.py): a softmax or GELU of the right answer, or an input added to it;
-- a constant offset; a count off by one or two terms of the sizes, or blocks past the last one
+- a constant offset; each column (or row) off by a factor of its own; a count off by one or two terms of the sizes, or blocks past the last one
   (structure.py); a valid input refused by the learner's own check (refusals.py).
 """
 from __future__ import annotations
@@ -44,7 +44,7 @@ import re
 import numpy as np
 
 from .compare import value_mismatch
-from .factors import constant_factor, constant_offset, dtype_mistake, size_factor
+from .factors import axis_factors, constant_factor, constant_offset, dtype_mistake, size_factor
 from .outcomes import Broken, ChangedInputs, NotAttempted, Raised
 from .refusals import refusals, valid_input_refused
 from .registry import FLOAT32_TOL, Case, Exercise, Mistake
@@ -414,7 +414,7 @@ def _changes(case: Case):
                    "that last projection to the merged result.",
                    dict(case.args, **changed))
     for name, value in floats.items():
-        if value.ndim == 2 and value.shape[0] != value.shape[1] and name not in ("wte", "E"):
+        if value.ndim == 2 and name not in ("wte", "E"):   # (the tied tables are used transposed by design)
             yield (f"{name} transposed", f"`{name}` read transposed (its columns for its rows)",
                    f"Your answer is the reference's for `{name}.T`: the rows of `{name}` are the "
                    "vectors to work on (axis 0 counts them, axis -1 is their length).",
@@ -478,4 +478,4 @@ def _changed_reference(exercise, cases, answers, expected, failed):
 # the order of the rules: the first that explains every failure decides (the module's docstring)
 RULES = (_changed_inputs, _init_statistics, _dtype_only, _transposed, without_keepdims, constant_factor,
          size_factor, _batch_axis, refusals, rearranged, rearranged_items, _changed_reference, one_step_more,
-         constant_offset, count_difference, missing_layer, valid_input_refused)
+         constant_offset, axis_factors, count_difference, missing_layer, valid_input_refused)

@@ -193,6 +193,40 @@ def size_factor(exercise, cases, answers, expected, failed):
     return found or None
 
 
+def axis_factors(exercise, cases, answers, expected, failed):
+    """Every failing answer is a 2-D array whose columns (or rows) are the expected ones, each
+    times a factor of its own, not all the same: a per-column (per-row) scale used or left out."""
+    plain = _plain_values(exercise, cases, answers, expected, failed)
+    if not plain or plain[1] or len(plain[0]) != 1:
+        return None
+    values = [i for i, c in enumerate(cases) if not c.raises]
+    pairs = [p for i, p in zip(values, plain[0][0]) if i in failed]
+    for axis, what in ((0, "column"), (1, "row")):
+        scales = [_per_axis_scale(a, e, t, axis) for a, e, t in pairs]
+        if all(c is not None for c in scales) and any(float(np.ptp(c)) > 1e-6 * float(np.abs(c).max())
+                                                       for c in scales):
+            return [(f"each {what} off by a factor of its own",
+                     f"On every failing test each {what} of your answer is the expected {what} times its "
+                     f"own factor: a scale per {what} is used where it should not be, or left out (a "
+                     "norm, a singular value, a standard deviation).")]
+    return None
+
+
+def _per_axis_scale(a, e, t, axis):
+    """The factors c with a = e * c, c constant along ``axis`` (one per column for axis 0), or None."""
+    if a.ndim != 2 or a.shape[axis] < 2:
+        return None
+    num, den = (a * e).sum(axis=axis), (e * e).sum(axis=axis)
+    if np.any(den == 0):
+        return None
+    c = num / den
+    fit = e * (c[None, :] if axis == 0 else c[:, None])
+    scale = max(float(np.abs(e).max()), float(np.abs(fit).max()), 1e-300)
+    if float(np.abs(a - fit).max()) / scale > max(t, 1e-9) or np.any(np.abs(c - 1) <= 1e-9):
+        return None   # (a column that is right is not off by a factor of its own)
+    return c
+
+
 def constant_factor(exercise, cases, answers, expected, failed):
     return _constants(exercise, cases, answers, expected, failed, "factor")
 

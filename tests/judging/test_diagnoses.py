@@ -279,6 +279,11 @@ BLIND = [
       "residual projections drawn uniformly on [-s, s] (std s/sqrt(3)) instead of from a normal with std s"]),
     ("a batch axis not handled, some batches right", "round1", "l01_embed_T_from_first_axis",
      "leading batch axis not handled"),
+    ("each column off by a factor of its own", "round2", "l07_pca_unit_scores", "each column off by a factor of its own"),
+    ("a table read transposed", "round2", "l07_sim_columns", "`wpe` read transposed (its columns for its rows)"),
+    ("two gaps read apart", "round4", "l06_load_hf_state_dict_mistake_keeps_lm_head",
+     ["an input the exercise allows refused",
+      "the error for an mlp.c_proj weight with 35 rows leaves out what it should name"]),
 ]
 
 

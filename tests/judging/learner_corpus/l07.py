@@ -195,5 +195,5 @@ L.mistake(PCA, "directions returned instead of the projections", (0, "return (Xc
           (1, "return (Xc @ W).astype(wpe.dtype)", "return W.astype(wpe.dtype)"), (2, "return centred @ dirs.T", "return dirs.T"))
 L.mistake(PCA, "float32 table answered in float64", (0, "return (Xc @ V).astype(wpe.dtype)", "return Xc @ V"),
           (1, "return (Xc @ W).astype(wpe.dtype)", "return Xc @ W"), (2, "centred = wpe - wpe.mean(0)", "centred = wpe - wpe.mean(0, dtype=np.float64)"))
-L.uncatalogued(PCA, "normalised projections", (0, "return (Xc @ V).astype(wpe.dtype)", "return (Xc @ V / np.linalg.norm(Xc @ V, axis=0)).astype(wpe.dtype)"))
+L.mistake(PCA, "each column off by a factor of its own", (0, "return (Xc @ V).astype(wpe.dtype)", "return (Xc @ V / np.linalg.norm(Xc @ V, axis=0)).astype(wpe.dtype)"))
 L.uncatalogued(PCA, "standardised columns first", (1, "Xc = X - X.mean(axis=0, keepdims=True)", "Xc = (X - X.mean(axis=0, keepdims=True)) / X.std(axis=0)"))
