@@ -14,6 +14,7 @@ from grader.release import catalogue, stubs
 from conftest import ROOT
 
 LESSONS = registry.lessons()
+README = ROOT / "README.md"
 
 
 def _notebook(folder: str, lesson: str):
@@ -94,6 +95,12 @@ def test_a_lesson_s_difficulty_is_the_range_of_its_exercises():
     high = max(e.difficulty for e in registry.for_lesson("09_tokenizer"))
     assert by_name["09_tokenizer"].difficulty == f"{catalogue.dots(low)}–{catalogue.dots(high)}"
     assert by_name["09_tokenizer"].minutes == sum(e.minutes for e in registry.for_lesson("09_tokenizer"))
+
+
+def test_the_readme_table_is_the_registry_s():
+    """README.md holds `python -m grader exercises --markdown` as it is (paste it again after
+    changing an exercise's ratings)."""
+    assert catalogue.markdown_table() in README.read_text(encoding="utf-8")
 
 
 def test_the_readme_table_links_to_notebooks_that_exist():
