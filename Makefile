@@ -24,7 +24,7 @@ LOCK_TORCH = $(BIN)/python -I grader/release/locks.py torch
 LOCK_REST  = $(BIN)/python -I grader/release/locks.py rest
 
 .PHONY: lab test test-pytest test-nbval test-nbval-blas lock mutants stubs outputs tiny-checkpoint \
-	bwrap chromium bench bench-make-test clean
+	bwrap chromium bench bench-make-test site clean
 
 # The lock goes in with uv where uv can be had (seconds; pip takes minutes for the same hashes),
 # else with pip: uv is the pinned UV_VERSION in its own venv, .venv-lock, which `make lock` uses too.
@@ -129,6 +129,12 @@ stubs: $(STAMP)
 outputs: $(STAMP)
 	$(BIN)/python scripts/refresh_outputs.py notebooks/*.ipynb solutions/*.ipynb
 	$(BIN)/python -m grader stubs
+
+# The course as a static website in build/site/ (git ignores build/): every lesson and exercise
+# notebook with its stored outputs, built offline, asking nothing of any other server. Open
+# build/site/index.html or copy the folder to a static host (docs/site.md, scripts/build_site.py).
+site: $(STAMP)
+	$(BIN)/python scripts/build_site.py --out build/site
 
 # Maintainers: retrain the course's tiny model from scratch (~3 min on 2 cores); see
 # gpt2course/checkpoints/README.md.

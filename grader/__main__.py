@@ -1,4 +1,4 @@
-"""python -m grader {stubs,grade,export,release}: the instructor's and maintainer's commands."""
+"""python -m grader {stubs,grade,export,release,exercises}: the instructor's and maintainer's commands."""
 from __future__ import annotations
 
 import argparse
@@ -217,6 +217,17 @@ def cmd_release(args) -> int:
     return 0
 
 
+def cmd_exercises(args) -> int:
+    from .release.catalogue import listing, markdown_table
+
+    try:
+        print(markdown_table() if args.markdown else listing(args.lessons))
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m grader", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -290,6 +301,12 @@ def main(argv=None) -> int:
     p.add_argument("--out", required=True, help="folder to create")
     p.add_argument("--force", action="store_true", help="replace --out if it exists")
     p.set_defaults(func=cmd_release)
+    p = sub.add_parser("exercises", help="list the exercises: difficulty, importance and minutes")
+    p.add_argument("lessons", nargs="*", metavar="LESSON",
+                   help="only these lessons, by number or name (01, 09_tokenizer); default all")
+    p.add_argument("--markdown", action="store_true",
+                   help="print the README's lesson table instead (every lesson, in Markdown)")
+    p.set_defaults(func=cmd_exercises)
     args = parser.parse_args(argv)
     return args.func(args)
 

@@ -1,5 +1,6 @@
 import os
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -39,6 +40,8 @@ SHARED_FIXTURE_GROUPS = {
     # the course's answers per exercise (and every corpus verdict, which the recall test reads
     # again) are cached per process: on one worker they are computed once, not once per worker
     "test_learner_corpus.py": "learner-corpus", "test_mistakes.py": "mistakes",
+    # the static site, built once (built_site) and read by both: its files, then in Chromium
+    "test_build_site.py": "site", "test_site_browser.py": "site",
 }
 
 
@@ -83,6 +86,20 @@ def built_release(tmp_path_factory):
     from grader.release.bundle import build_release
 
     return build_release(tmp_path_factory.mktemp("release") / "student")
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory):
+    """The static site built from this checkout into a temporary folder, once, by the command
+    `make site` runs; what it printed is kept beside it (stdout.txt, stderr.txt)."""
+    out = tmp_path_factory.mktemp("site") / "site"
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "build_site.py"), "--out", str(out)],
+                          capture_output=True, text=True, timeout=300, cwd=out.parent)
+    (out.parent / "stdout.txt").write_text(done.stdout)
+    (out.parent / "stderr.txt").write_text(done.stderr)
+    if done.returncode != 0:
+        pytest.fail(f"scripts/build_site.py failed ({done.returncode}): {done.stderr}")
+    return out
 
 
 def solved_edition(release: Path, dest: Path) -> Path:

@@ -163,9 +163,16 @@ def test_make_and_the_release_split_a_lock_alike():
             assert done.returncode == 0 and done.stdout == expected, done.stderr
 
 
-def test_readme_starts_with_the_two_commands():
-    head = (ROOT / "README.md").read_text().split("\n## ", 1)[0]
-    assert "make lab" in head and "make test" in head
+def test_readme_puts_the_learner_first_and_make_test_with_the_maintainers():
+    """The learner's part comes first and fits on one screen (the title down to the
+    instructors' heading, 50 lines); `make test` (minutes of every test) is not in it, and
+    where it stands it says it is the maintainers' command."""
+    text = (ROOT / "README.md").read_text()
+    learner, rest = text.split("\n## For instructors", 1)
+    assert "make lab" in learner and "make test" not in learner
+    assert len(learner.splitlines()) <= 50
+    assert "## For maintainers" in rest
+    assert re.search(r"^make test +# the maintainers' command", rest.split("## For maintainers", 1)[1], re.M)
 
 
 def test_ci_runs_make_test():

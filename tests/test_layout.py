@@ -101,7 +101,29 @@ def test_every_file_a_doc_names_exists():
     """A doc that names a module, notebook or folder of the repository names one that is there."""
     docs = [ROOT / "README.md", ROOT / "ARCHITECTURE.md", *sorted((ROOT / "docs").glob("*.md"))]
     named = {(doc.name, m) for doc in docs
-             for m in re.findall(r"[`(/]((?:gpt2course|grader|tests|scripts|benchmarks|notebooks|solutions|exercises)"
+             for m in re.findall(r"[`(/]((?:gpt2course|grader|tests|scripts|benchmarks|notebooks|solutions|exercises|docs)"
                                  r"/[\w./]*\w)", doc.read_text())}
     missing = [(doc, path) for doc, path in sorted(named) if not (ROOT / path).exists() and "NN" not in path]
     assert missing == []
+
+
+def _docs():
+    return [ROOT / "README.md", ROOT / "ARCHITECTURE.md", *sorted((ROOT / "docs").glob("*.md"))]
+
+
+def test_every_make_target_a_doc_names_exists():
+    targets = set(re.findall(r"^([\w-]+(?: [\w-]+)*):", (ROOT / "Makefile").read_text(), re.M))
+    targets = {t for line in targets for t in line.split()}
+    named = {(doc.name, m) for doc in _docs() for m in re.findall(r"`make ([a-z][\w-]*)", doc.read_text())}
+    assert sorted((doc, t) for doc, t in named if t not in targets) == []
+
+
+def test_every_grader_command_a_doc_names_exists():
+    from grader.__main__ import main
+
+    named = {(doc.name, m) for doc in _docs() for m in re.findall(r"-m grader ([a-z]+)", doc.read_text())}
+    assert named, "the docs name no grader command"
+    for doc, command in sorted(named):
+        with pytest.raises(SystemExit) as done:
+            main([command, "--help"])
+        assert done.value.code == 0, (doc, command)

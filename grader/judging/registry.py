@@ -23,6 +23,7 @@ import numpy as np
 
 DEFAULT_TOL = 1e-8       # relative to the float64 reference
 FLOAT32_TOL = 1e-4       # float32 cases cannot do better than single precision
+RATINGS = (1, 2, 3)      # an exercise's difficulty and importance
 
 
 @dataclass(frozen=True)
@@ -101,6 +102,22 @@ class Exercise:
     # Student release only: public cases' stored answers instead of reference code,
     # {"expected": [...], "mistakes": {name: [...]}}.
     stored: dict | None = None
+    # What a learner plans by, as ARENA marks its exercises: how hard (1 a few lines the lesson
+    # all but shows, 3 the hardest of the course), how much the rest of the course builds on
+    # it (3 later exercises and lessons run on it, 1 a side road) and about how many minutes
+    # it takes. Every exercise states them (no default); they are shown under its heading, by
+    # `python -m grader exercises` and in the README (release/catalogue.py).
+    difficulty: int = field(kw_only=True)
+    importance: int = field(kw_only=True)
+    minutes: int = field(kw_only=True)
+
+    def __post_init__(self):
+        for what, value, fits, rule in [
+                ("difficulty", self.difficulty, lambda v: v in RATINGS, "1, 2 or 3"),
+                ("importance", self.importance, lambda v: v in RATINGS, "1, 2 or 3"),
+                ("minutes", self.minutes, lambda v: v > 0, "a whole number above 0")]:
+            if type(value) is not int or not fits(value):  # bool is an int, and no rating
+                raise ValueError(f"exercise {self.name!r}: {what} must be {rule}, got {value!r}")
 
     def seed(self, secret: bytes | None = None) -> int:
         """The seed the hidden cases are drawn from. Without ``secret``, the public repository's

@@ -86,6 +86,7 @@ _AND_NO_CHECK = (" And check the length first: a sequence longer than the block 
 register(Exercise(
     name="embed",
     lesson=LESSON,
+    difficulty=1, importance=3, minutes=15,
     reference=ref.embed,
     public_cases=_embed_public,
     hidden_cases=_embed_hidden,
@@ -168,6 +169,7 @@ def _one_hot_positions(wte, idx):
 register(Exercise(
     name="one_hot_embed",
     lesson=LESSON,
+    difficulty=1, importance=1, minutes=10,
     reference=one_hot_embed_reference,
     public_cases=_one_hot_public,
     hidden_cases=_one_hot_hidden,

@@ -59,6 +59,7 @@ def _ln(fixed_eps=None, **flags):
 LAYER_NORM = register(Exercise(
     name="layer_norm",
     lesson=LESSON,
+    difficulty=1, importance=3, minutes=10,
     reference=ref.layer_norm,
     public_cases=_ln_public,
     hidden_cases=_ln_hidden,
@@ -168,6 +169,7 @@ SPLIT_ONLY_EXPLANATION = (
 ATTENTION = register(Exercise(
     name="causal_self_attention",
     lesson=LESSON,
+    difficulty=3, importance=3, minutes=45,
     reference=ref.causal_self_attention,
     public_cases=_attn_public,
     hidden_cases=_attn_hidden,

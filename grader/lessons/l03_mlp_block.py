@@ -41,6 +41,7 @@ UPCAST = "float32 input upcast to float64"
 GELU = register(Exercise(
     name="gelu_tanh",
     lesson=LESSON,
+    difficulty=1, importance=3, minutes=10,
     reference=ref.gelu_tanh,
     public_cases=_gelu_public,
     hidden_cases=_gelu_hidden,
@@ -120,6 +121,7 @@ def _mlp_gelu(name, **gelu_flags):
 register(Exercise(
     name="mlp",
     lesson=LESSON,
+    difficulty=1, importance=3, minutes=10,
     reference=ref.mlp,
     public_cases=_mlp_public,
     hidden_cases=_mlp_hidden,
@@ -218,6 +220,7 @@ def _block_piece(piece, name, where=None, explanation=None, **flags):
 register(Exercise(
     name="block",
     lesson=LESSON,
+    difficulty=2, importance=3, minutes=25,
     reference=ref.block,
     public_cases=_block_public,
     hidden_cases=_block_hidden,

@@ -57,6 +57,7 @@ def _init(**flags):
 register(Exercise(
     name="init_gpt",
     lesson=LESSON,
+    difficulty=2, importance=2, minutes=25,
     reference=ref.init_params,
     public_cases=_init_public,
     hidden_cases=_init_hidden,
@@ -173,6 +174,7 @@ def _logits_piece(piece, name, rename=None, where=None, explanation=None, **flag
 register(Exercise(
     name="gpt_logits",
     lesson=LESSON,
+    difficulty=2, importance=3, minutes=20,
     reference=gpt_logits_reference,
     public_cases=_logits_public,
     hidden_cases=_logits_hidden,
@@ -331,6 +333,7 @@ def _tied_float(E, A, idx, targets):
 register(Exercise(
     name="tied_lm_loss_and_grad",
     lesson=LESSON,
+    difficulty=3, importance=2, minutes=45,
     reference=tied_lm_reference,
     public_cases=_tied_public,
     hidden_cases=_tied_hidden,

@@ -80,6 +80,7 @@ def _count(**flags):
 register(Exercise(
     name="count_gpt2_params",
     lesson=LESSON,
+    difficulty=2, importance=2, minutes=25,
     reference=count_reference,
     public_cases=_count_public,
     hidden_cases=_count_hidden,

@@ -237,6 +237,7 @@ RULES_HINT = ("Go over the model's names (the keys of `model`): each needs a ten
 register(Exercise(
     name="numpy_to_torch",
     lesson=LESSON,
+    difficulty=2, importance=2, minutes=25,
     reference=numpy_to_torch_reference,
     public_cases=_numpy_public,
     hidden_cases=_numpy_hidden,
@@ -262,6 +263,7 @@ register(Exercise(
 register(Exercise(
     name="load_hf_state_dict",
     lesson=LESSON,
+    difficulty=2, importance=3, minutes=30,
     reference=load_hf_state_dict_reference,
     public_cases=_hf_public,
     hidden_cases=_hf_hidden,

@@ -86,6 +86,7 @@ def _sin_hidden(rng):
 register(Exercise(
     name="sinusoidal_positions",
     lesson=LESSON,
+    difficulty=2, importance=1, minutes=20,
     reference=ref.sinusoidal_positions,
     public_cases=_sin_public,
     hidden_cases=_sin_hidden,
@@ -172,6 +173,7 @@ _LENGTH = ("Cosine similarity divides the dot product of two rows by both of the
 register(Exercise(
     name="position_similarity",
     lesson=LESSON,
+    difficulty=1, importance=1, minutes=10,
     reference=ref.position_similarity,
     public_cases=_sim_public,
     hidden_cases=_sim_hidden,
@@ -258,6 +260,7 @@ def _pca_hidden(rng):
 register(Exercise(
     name="principal_components",
     lesson=LESSON,
+    difficulty=3, importance=1, minutes=30,
     reference=ref.principal_components,
     public_cases=_pca_public,
     hidden_cases=_pca_hidden,

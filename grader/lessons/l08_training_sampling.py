@@ -18,6 +18,7 @@ def cross_entropy_reference(logits, targets):
 register(Exercise(
     name="cross_entropy",
     lesson=LESSON,
+    difficulty=2, importance=3, minutes=25,
     reference=cross_entropy_reference,
     public_cases=C.loss_public,
     hidden_cases=C.loss_hidden,
@@ -88,6 +89,7 @@ register(Exercise(
 register(Exercise(
     name="get_batch",
     lesson=LESSON,
+    difficulty=2, importance=2, minutes=20,
     reference=V.get_batch_reference,
     public_cases=C.batch_public,
     hidden_cases=C.batch_hidden,
@@ -143,6 +145,7 @@ register(Exercise(
 register(Exercise(
     name="sample_next",
     lesson=LESSON,
+    difficulty=3, importance=2, minutes=40,
     reference=V.sample_next_reference,
     public_cases=C.draw_public,
     hidden_cases=C.draw_hidden,

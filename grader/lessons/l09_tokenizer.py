@@ -14,6 +14,7 @@ LESSON = "09_tokenizer"
 register(Exercise(
     name="bytes_to_unicode",
     lesson=LESSON,
+    difficulty=1, importance=3, minutes=10,
     reference=V.bytes_to_unicode,
     public_cases=C.table_public,
     hidden_cases=C.table_hidden,
@@ -43,6 +44,7 @@ register(Exercise(
 register(Exercise(
     name="pretokenize",
     lesson=LESSON,
+    difficulty=2, importance=3, minutes=20,
     reference=tk.pretokenize,
     public_cases=C.pretokenize_public,
     hidden_cases=C.pretokenize_hidden,
@@ -84,6 +86,7 @@ register(Exercise(
 register(Exercise(
     name="bpe",
     lesson=LESSON,
+    difficulty=2, importance=3, minutes=25,
     reference=tk.bpe,
     public_cases=C.bpe_public,
     hidden_cases=C.bpe_hidden,
@@ -115,6 +118,7 @@ register(Exercise(
 register(Exercise(
     name="encode",
     lesson=LESSON,
+    difficulty=2, importance=3, minutes=25,
     reference=V.encode,
     public_cases=C.encode_public,
     hidden_cases=C.encode_hidden,
@@ -149,6 +153,7 @@ register(Exercise(
 register(Exercise(
     name="decode",
     lesson=LESSON,
+    difficulty=1, importance=3, minutes=10,
     reference=V.decode,
     public_cases=C.decode_public,
     uses=("bytes_to_unicode",),
@@ -178,6 +183,7 @@ register(Exercise(
 register(Exercise(
     name="train_bpe",
     lesson=LESSON,
+    difficulty=3, importance=1, minutes=45,
     reference=V.train_bpe,
     public_cases=C.train_public,
     hidden_cases=C.train_hidden,
@@ -215,6 +221,7 @@ register(Exercise(
 register(Exercise(
     name="generate_text",
     lesson=LESSON,
+    difficulty=1, importance=2, minutes=15,
     reference=V.generate_text,
     public_cases=C.generate_public,
     hidden_cases=C.generate_hidden,

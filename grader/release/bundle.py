@@ -139,6 +139,7 @@ def exercise_entry(exercise, enc: wire.Encoder) -> dict:
         "name": exercise.name, "lesson": exercise.lesson, "tolerance": exercise.tolerance,
         "points": exercise.points, "uses": list(exercise.uses), "judge": judge_name(exercise),
         "hints": list(exercise.hints), "returns": list(exercise.returns),
+        "difficulty": exercise.difficulty, "importance": exercise.importance, "minutes": exercise.minutes,
         "cases": [{"args": enc(c.args), "raises": c.raises, "mention": list(c.mention), "about": c.about}
                   for c in cases],
         "expected": answers(exercise.reference),

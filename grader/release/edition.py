@@ -15,6 +15,7 @@ import json
 from pathlib import Path
 
 from ..judging import registry
+from . import catalogue
 
 SOLUTIONS = Path(__file__).resolve().parents[2] / "solutions"
 
@@ -43,7 +44,7 @@ def about_check(lesson: str, edition: str) -> str:
     return ("**How to work.** Replace each `raise NotImplementedError(...)` line with your code, "
             f"run the cell, then run the `check(...)` cell under it. {what} Stuck? "
             f"`hint({example})` prints a hint for that exercise, one more each time you call it, "
-            "from a nudge to an outline of the answer.")
+            f"from a nudge to an outline of the answer. {catalogue.legend()}")
 
 
 def uses_note(lesson: str, edition: str) -> str:
@@ -119,9 +120,11 @@ def text_for(tag: str, lesson: str, edition: str) -> str | None:
 
 
 def fill(nb, lesson: str, edition: str) -> None:
-    """Rewrite the edition-specific cells of an exercise notebook in place."""
+    """Rewrite the edition-specific cells of an exercise notebook in place, and the line under
+    each exercise's heading (its difficulty, importance and minutes, from the registry)."""
     for cell in nb.cells:
         for tag in cell.get("metadata", {}).get("tags", []):
             text = text_for(tag, lesson, edition)
             if text is not None:
                 cell.source = text
+    catalogue.fill_headings(nb, lesson)

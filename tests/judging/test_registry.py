@@ -69,6 +69,40 @@ IDX_EXERCISES = [e for e in EXERCISES if any("idx" in c.args for c in e.cases())
 params = pytest.mark.parametrize
 
 
+# ------------------------------------------------------------------ difficulty, importance, minutes
+@params("exercise", EXERCISES, ids=lambda e: e.name)
+def test_every_exercise_says_how_hard_how_important_and_how_long(exercise):
+    assert exercise.difficulty in (1, 2, 3) and exercise.importance in (1, 2, 3)
+    assert isinstance(exercise.minutes, int) and 5 <= exercise.minutes <= 120, "minutes for one exercise"
+
+
+def test_importance_3_is_kept_for_what_later_exercises_or_lessons_run_on():
+    """An exercise another one calls is one the rest of the course builds on (the reverse need
+    not hold: the lessons run on cross_entropy and load_hf_state_dict too)."""
+    used = {u for e in EXERCISES for u in e.uses}
+    assert [n for n in used if BY_NAME[n].importance != 3] == []
+
+
+@pytest.mark.parametrize("field, value, said", [
+    ("difficulty", 0, "difficulty must be 1, 2 or 3, got 0"),
+    ("difficulty", 4, "difficulty must be 1, 2 or 3, got 4"),
+    ("importance", 2.0, "importance must be 1, 2 or 3, got 2.0"),
+    ("importance", True, "importance must be 1, 2 or 3, got True"),
+    ("minutes", 0, "minutes must be a whole number above 0, got 0"),
+    ("minutes", "20", "minutes must be a whole number above 0, got '20'"),
+])
+def test_an_exercise_with_a_rating_out_of_range_is_refused(field, value, said):
+    with pytest.raises(ValueError, match=re.escape(f"exercise 'embed': {said}")):
+        dataclasses.replace(BY_NAME["embed"], **{field: value})
+
+
+def test_an_exercise_without_its_ratings_is_refused():
+    given = {f.name: getattr(BY_NAME["embed"], f.name) for f in dataclasses.fields(registry.Exercise)}
+    for missing in ("difficulty", "importance", "minutes"):
+        with pytest.raises(TypeError, match=missing):
+            registry.Exercise(**{k: v for k, v in given.items() if k != missing})
+
+
 # ------------------------------------------------------------------ hints
 @params("exercise", EXERCISES, ids=lambda e: e.name)
 def test_three_to_five_distinct_hints(exercise):

@@ -139,7 +139,7 @@ LESSON_NB = ROOT / "notebooks" / "06_torch_parity.ipynb"
 
 
 def test_lesson_compares_gpt2_small_from_the_hugging_face_cache(tmp_path_factory, monkeypatch):
-    """What the README's download leaves (the Hub's file in the cache, openai-community/gpt2): the
+    """What docs/learning.md's download leaves (the Hub's file in the cache, openai-community/gpt2): the
     lesson finds it through weights.get_gpt2 and runs GPT-2 small in all three models."""
     cache, sha256 = gpt2_small_cache(tmp_path_factory)
     printed = run_lesson(LESSON_NB, cache, monkeypatch, sha256=sha256)

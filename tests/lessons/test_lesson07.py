@@ -296,7 +296,7 @@ def test_no_solution_line_in_shipped_code():
 # ------------------------------------------------------------------ the lesson with GPT-2's weights
 def test_lesson_runs_when_gpt2_weights_are_present(tmp_path_factory, monkeypatch):
     """A GPT-2-small-shaped model.safetensors in the Hub's layout (random numbers) in a Hugging Face
-    cache, as the README's download leaves it: every cell runs, every assert holds, and the figures
+    cache, as docs/learning.md's download leaves it: every cell runs, every assert holds, and the figures
     and the comparison include GPT-2 small's 1024-position table."""
     cache, sha256 = gpt2_small_cache(tmp_path_factory)
     printed = run_lesson(LESSON_NB, cache, monkeypatch, sha256=sha256)

@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import nbformat
 import pytest
 
 from grader import notebook as nbk
@@ -342,6 +343,25 @@ for _ in range(7):
     given = [text for text in said if text.startswith("embed, hint ")]
     assert 3 <= len(given) <= 5 and len(set(given)) == len(given)
     assert given[0].startswith("embed, hint 1 of") and said[-1].startswith("embed: no more hints")
+
+
+def test_the_student_edition_carries_each_exercise_s_ratings(bundle):
+    """Its registry, rebuilt from stored data, has the course's difficulty, importance and
+    minutes, and its exercise notebooks show them under each heading, as the course's do."""
+    from grader.judging import registry
+    from grader.release import catalogue
+
+    proc = run_in_bundle(bundle, """
+from grader.judging import registry
+for e in registry.load_all().values():
+    print(e.name, e.difficulty, e.importance, e.minutes)
+""")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == [f"{e.name} {e.difficulty} {e.importance} {e.minutes}"
+                                        for e in registry.load_all().values()]
+    for lesson in registry.lessons():
+        nb = nbformat.read(bundle / "exercises" / f"{lesson}_exercises.ipynb", as_version=4)
+        assert catalogue.headings(nb) == {e.name: catalogue.effort_line(e) for e in registry.for_lesson(lesson)}
 
 
 def test_bundle_exercise_notebooks_run_on_the_student_grader(bundle):

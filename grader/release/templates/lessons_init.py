@@ -64,6 +64,7 @@ def _load():
             tolerance=entry["tolerance"], points=entry["points"],
             hints=tuple(entry["hints"]), returns=tuple(entry["returns"]),
             stored=_Stored(entry, load),
+            difficulty=entry["difficulty"], importance=entry["importance"], minutes=entry["minutes"],
         ))
 
 
