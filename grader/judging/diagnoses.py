@@ -71,8 +71,11 @@ def diagnose(exercise: Exercise, cases: list[Case], answers: list, expected: lis
         errors = [i for i in failed if cases[i].raises]
         if values and errors:
             on_values = _first(exercise, cases, answers, expected, values)
-            on_errors = on_values and refusals(exercise, cases, answers, expected, errors)
-            found = (on_values + on_errors) if on_errors else []
+            try:
+                on_errors = on_values and refusals(exercise, cases, answers, expected, errors)
+            except Exception:  # a diagnosis must never break a verdict
+                on_errors = None
+            found = (on_values + on_errors) if on_values and on_errors else []
     return [Mistake(name, explanation, None) for name, explanation in found]
 
 
