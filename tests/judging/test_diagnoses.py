@@ -416,5 +416,5 @@ def test_torchs_product_crash_is_read_with_the_right_sizes():
 
     from grader.judging.diagnoses import _product_sizes
     with pytest.raises(RuntimeError) as crash:
-        torch.ones(4, 8) @ torch.ones(32, 8)
+        torch.ones(4, 8) @ torch.ones(32, 5)   # four different sizes: none read in another's place
     assert _product_sizes(str(crash.value)) == (32, 8)
