@@ -1,4 +1,4 @@
-"""python -m grader {stubs,grade,export,release}: the instructor's and maintainer's commands."""
+"""python -m grader {stubs,grade,export,release,gradescope}: the instructor's and maintainer's commands."""
 from __future__ import annotations
 
 import argparse
@@ -205,6 +205,40 @@ def cmd_export(args) -> int:
     return export(args)
 
 
+def cmd_gradescope(args) -> int:
+    from .batch.assignment import load
+    from .batch.records import Exercises
+    from .gradescope.build import build, settings_for
+
+    try:
+        if bool(args.lessons) == bool(args.assignment):
+            raise ValueError("say which lessons the assignment covers: --lessons 01_embeddings,... or --assignment FILE")
+        points = json.loads(Path(args.points).read_text()) if args.points else {}
+        lessons, scoring = [x.strip() for x in (args.lessons or "").split(",") if x.strip()], args.scoring
+        if args.assignment:
+            a = load(Path(args.assignment))
+            lessons, points, scoring = a.lessons, a.points | points, scoring or a.scoring
+            if a.due is not None:
+                print("note: the assignment's due date and late rule are not applied on Gradescope: "
+                      "set the assignment's late policy there", file=sys.stderr)
+        scoring = scoring or "per-case"
+        Exercises(points, lessons, scoring)  # names checked before anything is built
+        if args.timeout < 0.1 or args.submission_timeout < args.timeout or args.memory_mb < 256:
+            raise ValueError("--timeout must be at least 0.1 s and at most --submission-timeout; --memory-mb at least 256")
+        settings = settings_for(sorted(set(lessons)), points, scoring, args.timeout, args.submission_timeout,
+                                args.memory_mb, args.visibility)
+        target, said = build(Path(args.out), settings, Path(args.secret) if args.secret else None)
+    except (ValueError, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(f"Gradescope autograder written to {target} (lessons {', '.join(settings['lessons'])}; "
+          f"torch {'installed' if said['torch'] else 'not needed'})")
+    print(f"  hidden tests drawn from {said['secret']}: keep it, and rebuild with --secret {said['secret']} "
+          "to keep them")
+    print(f"  run_autograder stops after {said['limit']} s: set the assignment's autograder timeout above it")
+    return 0
+
+
 def cmd_release(args) -> int:
     from .release.bundle import build_release
 
@@ -286,6 +320,24 @@ def main(argv=None) -> int:
     p.add_argument("--assignment", metavar="FILE",
                    help="assignment.toml whose [lms] id, name and points to use instead of the one the grading used")
     p.set_defaults(func=cmd_export)
+    p = sub.add_parser("gradescope", help="build a Gradescope autograder zip that grades one submission as grade does")
+    p.add_argument("--out", required=True, help="folder for autograder.zip (and autograder.secret, kept between builds)")
+    p.add_argument("--lessons", help="the assignment's lessons, e.g. 01_embeddings,02_attention")
+    p.add_argument("--assignment", metavar="FILE", help="assignment.toml: its lessons, points and scoring "
+                                                        "(its due date and late rule are Gradescope's to apply)")
+    p.add_argument("--points", help="JSON file: {exercise name: points}; over the assignment file's")
+    p.add_argument("--scoring", choices=("per-case", "all-or-nothing"), default=None,
+                   help="per-case: partial credit per test (default); all-or-nothing")
+    p.add_argument("--timeout", type=float, default=60.0, help="seconds per exercise (default 60)")
+    p.add_argument("--submission-timeout", type=float, default=420.0,
+                   help="seconds per submission, all exercises together (default 420: with the start, within "
+                        "Gradescope's default 10-minute autograder timeout)")
+    p.add_argument("--memory-mb", type=int, default=3072, help="address-space cap per exercise (MiB)")
+    p.add_argument("--secret", metavar="FILE", help="the secret the hidden tests are drawn from (default "
+                                                    "OUT/autograder.secret, made if missing)")
+    p.add_argument("--visibility", choices=("visible", "after_due_date", "after_published", "hidden"),
+                   default="visible", help="when learners see each exercise's result on Gradescope (default visible)")
+    p.set_defaults(func=cmd_gradescope)
     p = sub.add_parser("release", help="build the student bundle: lessons, exercises, public checks")
     p.add_argument("--out", required=True, help="folder to create")
     p.add_argument("--force", action="store_true", help="replace --out if it exists")
