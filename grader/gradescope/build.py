@@ -3,7 +3,7 @@
 What it holds, unpacked by Gradescope into /autograder/source:
 
     setup.sh, run_autograder      templates/, filled in: where Python goes, the time limit
-    requirements/grading.lock     what grading imports, as the course's lock pins it (lock.py)
+    requirements/grading.lock     the student edition's lock, torch only where needed (lock.py)
     settings.json                 the assignment: lessons, points, scoring, limits, visibility
     secret                        the instructor's secret the hidden tests are drawn from
     course/grader/, course/gpt2course/   the grader and the course's code (references included)

@@ -1,14 +1,17 @@
-"""What the autograder installs: the packages grading imports, pinned and hashed as the course's
-lock pins them (requirements/base.lock, the student edition's: no test or cluster extras).
+"""What the autograder installs: the student edition's packages (requirements/base.lock: the
+lessons' environment, without test or cluster extras), pinned and hashed as the lock pins them,
+without torch where no graded lesson needs it.
 
-``imported`` grades nothing: in a fresh interpreter (``python -m grader.gradescope.lock LESSONS``)
-it imports the grader's batch side, draws every hidden case of the lessons with the reference's
-and each mistake's answers and the pieces a composite exercise uses, and imports what the
-lessons' solved notebooks import (learner code runs in children of the same installation);
-then it names the distributions those modules came from. So torch is installed only when a
-graded lesson needs it (lesson 08's reference does; a lesson 01 autograder never loads it).
-``closure`` adds what those distributions need, read from the lock's own ``# via`` lines, so
-the file written is closed under dependencies, exactly as the lock resolved them.
+A learner's code runs in children of the grader's own installation, so the packages a learner
+may import (the course's: NumPy, Matplotlib, ...) are those of the lock, as on the learner's
+machine; only torch (and what nothing but torch needs: ``without``) is left out when grading
+the assignment never loads it, as it is most of the image. Whether it does is measured, not
+listed: ``imported`` grades nothing, but in a fresh interpreter (``python -m
+grader.gradescope.lock LESSONS``) it imports the grader's batch side, draws every hidden case
+of the lessons with the reference's and each mistake's answers and the pieces a composite
+exercise uses, and imports what the lessons' solved notebooks import; then it names the
+distributions those modules came from (lesson 08's reference loads torch; lesson 01's never
+does). The lock's own ``# via`` lines are its dependency graph.
 """
 from __future__ import annotations
 
@@ -35,7 +38,7 @@ class LockError(ValueError):
 class Entry:
     name: str                                      # normalized, as the lock spells it
     pin: list[str]                                 # "name==version \" and its "--hash=..." lines
-    parents: set[str] = field(default_factory=set)  # the lock's "# via": who needs it
+    parents: set[str] = field(default_factory=set)  # the lock's "# via": who needs it (COURSE: the course itself)
 
 
 def normalized(name: str) -> str:
@@ -44,12 +47,11 @@ def normalized(name: str) -> str:
 
 def read_lock(text: str) -> dict[str, Entry]:
     """The lock's entries by name; ``parents`` from its ``# via`` lines (uv's two layouts: one
-    name on the line, or one per line below it), constraints (``-c``, ``-r``) and the course
-    itself left out."""
+    name on the line, or one per line below it), constraints (``-c``, ``-r``) left out."""
     entries: dict[str, Entry] = {}
     current, in_via = None, False
     for line in text.splitlines():
-        if line and not line[0].isspace() and not line.startswith("#"):
+        if line and not line[0].isspace() and not line.startswith(("#", "-")):  # not an option line
             current = Entry(normalized(line.split("==", 1)[0].strip()), [line.rstrip()])
             entries[current.name] = current
             in_via = False
@@ -70,8 +72,7 @@ def read_lock(text: str) -> dict[str, Entry]:
 def _parent(text: str) -> set[str]:
     if not text or text.startswith("-"):
         return set()
-    name = normalized(text.split()[0])
-    return set() if name == COURSE else {name}
+    return {normalized(text.split()[0])}
 
 
 def closure(entries: dict[str, Entry], roots: set[str]) -> set[str]:
@@ -92,13 +93,30 @@ def closure(entries: dict[str, Entry], roots: set[str]) -> set[str]:
     return found
 
 
+def without(entries: dict[str, Entry], left_out: str) -> set[str]:
+    """Every entry of the lock but ``left_out`` and what only it brings: what the course's own
+    dependencies reach without passing through it."""
+    children: dict[str, set[str]] = {}
+    for e in entries.values():
+        for p in e.parents:
+            children.setdefault(p, set()).add(e.name)
+    found, todo = set(), sorted(children.get(COURSE, ()))
+    while todo:
+        name = todo.pop()
+        if name not in found and name != left_out:
+            found.add(name)
+            todo += sorted(children.get(name, ()))
+    return found
+
+
 def requirements(lessons: list[str], lock: Path = LOCK) -> tuple[str, bool]:
     """(the requirements file the autograder installs with --require-hashes, whether torch is in it)."""
     entries = read_lock(lock.read_text())
-    names = closure(entries, set(imported(lessons)["distributions"]))
-    torch = "torch" in names
-    head = [f"# What grading lessons {', '.join(lessons)} imports, pinned as {lock.parent.name}/{lock.name} "
-            "pins it (python -m grader gradescope).",
+    needed = closure(entries, set(imported(lessons)["distributions"]))
+    torch = "torch" in needed
+    names = set(entries) if torch else without(entries, "torch")
+    head = [f"# {lock.parent.name}/{lock.name} for grading lessons {', '.join(lessons)} "
+            f"(python -m grader gradescope){'' if torch else ', without torch, which they never load'}.",
             *([f"--extra-index-url {TORCH_CPU_INDEX}"] if torch else [])]
     body = [line for name in sorted(names) for line in entries[name].pin]
     return "\n".join(head + body) + "\n", torch

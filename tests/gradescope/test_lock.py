@@ -1,7 +1,9 @@
-"""What the autograder installs (grader/gradescope/lock.py): the lock's own pins and hashes, closed
-under the dependencies the installed packages declare, torch only for a lesson that needs it."""
+"""What the autograder installs (grader/gradescope/lock.py): the student edition's lock, its own
+pins and hashes, closed under the dependencies the installed packages declare, torch only for a
+lesson whose grading loads it."""
 import importlib.metadata
 
+import pytest
 from packaging.requirements import Requirement
 
 from grader.gradescope import lock
@@ -12,14 +14,18 @@ def pinned(text: str) -> dict[str, str]:
             for line in text.splitlines() if "==" in line and not line.startswith(("#", " "))}
 
 
-def test_lesson_08_brings_torch_and_its_index_and_everything_it_needs():
-    text, torch = lock.requirements(["08_training_sampling"])
-    assert torch and f"--extra-index-url {lock.TORCH_CPU_INDEX}" in text
+@pytest.mark.parametrize("lesson, torch", [("01_embeddings", False), ("08_training_sampling", True)])
+def test_the_lock_as_the_lessons_need_it(lesson, torch):
+    text, has_torch = lock.requirements([lesson])
     got, locked = pinned(text), pinned(lock.LOCK.read_text())
-    assert got["torch"].endswith("+cpu") and all(locked[name] == version for name, version in got.items())
-    for name in got:  # every entry hash-checked, as pip --require-hashes wants
-        entry = lock.read_lock(text)[name]
-        assert entry.pin[0].endswith("\\") and all(h.strip().startswith("--hash=sha256:") for h in entry.pin[1:])
+    assert has_torch is torch and ("torch" in got) is torch and (lock.TORCH_CPU_INDEX in text) is torch
+    assert all(locked[name] == version for name, version in got.items())
+    missing = set(locked) - set(got)  # the lessons' environment, all of it but torch where unused
+    assert missing == (set() if torch else {"torch", "sympy", "mpmath", "networkx", "setuptools"})
+    assert {"numpy", "matplotlib", "regex", "ipython"} <= set(got)
+    entries = lock.read_lock(text)
+    assert all(e.pin[0].endswith("\\") and all(h.strip().startswith("--hash=sha256:") for h in e.pin[1:])
+               for e in entries.values())  # every file hash-checked, as pip --require-hashes wants
     needed = []  # what pip check would find missing on Gradescope
     for name in got:
         for requirement in map(Requirement, importlib.metadata.distribution(name).requires or []):
@@ -27,7 +33,6 @@ def test_lesson_08_brings_torch_and_its_index_and_everything_it_needs():
                 if lock.normalized(requirement.name) not in got:
                     needed.append(f"{name} needs {requirement}")
     assert needed == []
-    assert "jupyterlab" not in got and "transformers" not in got  # the lessons' tools, not grading's
 
 
 def test_the_via_lines_are_read_in_both_of_uv_s_layouts():
@@ -46,5 +51,6 @@ c==3 \\
     #   b
 """
     entries = lock.read_lock(text)
-    assert {n: e.parents for n, e in entries.items()} == {"a": {"b"}, "b": set(), "c": {"a", "b"}}
+    assert {n: e.parents for n, e in entries.items()} == {"a": {"b"}, "b": {lock.COURSE}, "c": {"a", "b"}}
     assert lock.closure(entries, {"b"}) == {"a", "b", "c"} and lock.closure(entries, {"c"}) == {"c"}
+    assert lock.without(entries, "a") == {"b", "c"} and lock.without(entries, "b") == set()

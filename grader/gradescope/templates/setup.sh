@@ -3,9 +3,9 @@
 # https://gradescope-autograders.readthedocs.io/en/latest/specs/. It installs what grading needs
 # and nothing of the course's lessons: bubblewrap (the grader's walls), CPython 3.11 (the version
 # the course's locks are resolved for) in @PREFIX@, readable by every user (learners' code runs
-# as an unprivileged one where namespaces are refused), and requirements/grading.lock, the
-# packages grading imports at the lock's exact versions, hash-checked (torch's CPU build only when
-# a graded lesson needs it). Written by `python -m grader gradescope`; docs/grading.md, Gradescope.
+# as an unprivileged one where namespaces are refused), and requirements/grading.lock, the student
+# edition's lock at its exact versions, hash-checked (torch's CPU build only when grading a lesson
+# loads it). Written by `python -m grader gradescope`; docs/grading.md, section Gradescope.
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 PREFIX=@PREFIX@
