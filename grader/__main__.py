@@ -211,13 +211,13 @@ def cmd_gradescope(args) -> int:
     from .gradescope.build import build, settings_for
 
     try:
-        if bool(args.lessons) == bool(args.assignment):
+        if not args.lessons and not args.assignment:
             raise ValueError("say which lessons the assignment covers: --lessons 01_embeddings,... or --assignment FILE")
         points = json.loads(Path(args.points).read_text()) if args.points else {}
         lessons, scoring = [x.strip() for x in (args.lessons or "").split(",") if x.strip()], args.scoring
-        if args.assignment:
+        if args.assignment:  # its lessons, points and scoring, each flag over it (as in grade)
             a = load(Path(args.assignment))
-            lessons, points, scoring = a.lessons, a.points | points, scoring or a.scoring
+            lessons, points, scoring = lessons or a.lessons, a.points | points, scoring or a.scoring
             if a.due is not None:
                 print("note: the assignment's due date and late rule are not applied on Gradescope: "
                       "set the assignment's late policy there", file=sys.stderr)
@@ -323,8 +323,9 @@ def main(argv=None) -> int:
     p = sub.add_parser("gradescope", help="build a Gradescope autograder zip that grades one submission as grade does")
     p.add_argument("--out", required=True, help="folder for autograder.zip (and autograder.secret, kept between builds)")
     p.add_argument("--lessons", help="the assignment's lessons, e.g. 01_embeddings,02_attention")
-    p.add_argument("--assignment", metavar="FILE", help="assignment.toml: its lessons, points and scoring "
-                                                        "(its due date and late rule are Gradescope's to apply)")
+    p.add_argument("--assignment", metavar="FILE", help="assignment.toml: its lessons, points and scoring, each "
+                                                        "overridden by its flag (its due date and late rule are "
+                                                        "Gradescope's to apply)")
     p.add_argument("--points", help="JSON file: {exercise name: points}; over the assignment file's")
     p.add_argument("--scoring", choices=("per-case", "all-or-nothing"), default=None,
                    help="per-case: partial credit per test (default); all-or-nothing")
