@@ -226,6 +226,7 @@ def test_uid_walls_grade_a_solved_notebook(gradescope, learner_python):
 # exception type (the output names it); only when every door stays shut does it answer rightly.
 ATTACK = UNHOOK + '''
 import os
+import numpy as np
 def embed(wte, wpe, idx):
     unhook()
     if CONTROL and attempt(lambda: open("/etc/passwd").read()) != "ok":
@@ -236,6 +237,8 @@ def embed(wte, wpe, idx):
         AttributeError: attempt(lambda: open(METADATA).read()),
         ZeroDivisionError: attempt(lambda: os.close(os.open(RESULTS, os.O_WRONLY | os.O_CREAT, 0o644))),
         OverflowError: attempt(lambda: os.listdir(SOURCE)),
+        LookupError: attempt(lambda: os.close(os.open(os.path.join(os.path.dirname(np.__path__[0]), "zz_evil.pth"),
+                                                      os.O_WRONLY | os.O_CREAT, 0o644))),  # root imports from there
     }
     for kind, outcome in doors.items():
         if outcome == "ok":

@@ -219,15 +219,16 @@ def namespaces_problem() -> str | None:
 
 def uid_problem(unreadable=(), unwritable=()) -> str | None:
     """None when a child here can be walled in as ``uid`` does it: as root, a child dropped to
-    an unprivileged uid of its own reads the Python installation, cannot read the course's
-    own code (``private_dirs``) nor any path of ``unreadable``, cannot create a file in any
-    folder of ``unwritable``, and once its seccomp filter is in place starts no process
-    (uid_probe.py does each, as that uid); else what failed."""
+    an unprivileged uid of its own reads the Python installation but cannot write into it (root
+    imports from it after learner code has run: a planted .pth would run as root), cannot read
+    the course's own code (``private_dirs``) nor any path of ``unreadable``, cannot create a
+    file in any folder of ``unwritable``, and once its seccomp filter is in place starts no
+    process (uid_probe.py does each, as that uid); else what failed."""
     if not privileged():
         return "it needs root, to run learners' code as a user id of its own"
-    plan = {"uid": learner_uids(1)[0], "readable": [d for d in python_dirs() if os.path.isdir(d)],
-            "unreadable": private_dirs() + [str(p) for p in unreadable],
-            "unwritable": [str(p) for p in unwritable]}
+    python = [d for d in python_dirs() if os.path.isdir(d)]
+    plan = {"uid": learner_uids(1)[0], "readable": python, "unreadable": private_dirs() + [str(p) for p in unreadable],
+            "unwritable": python + [str(p) for p in unwritable]}
     cmd = [sys.executable, "-I", "-S", str(HERE / "uid_probe.py"), str(INSIDE_DIR / "walls.py"), json.dumps(plan)]
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL, cwd="/")

@@ -5,7 +5,8 @@ A forked child does what a learner's child does under --isolation uid (inside/zy
 drops to the unprivileged uid (walls.drop_identity), then, as that uid, checks that it reads
 each folder of ``readable`` (the Python installation: learner code imports from it), opens
 nothing of ``unreadable`` (the course's own code, the instructor's secret) and creates nothing
-in ``unwritable`` (where the grader writes its results); then it installs the seccomp filter
+in ``unwritable`` (the Python installation, which root imports from later, and where the
+grader writes its results); then it installs the seccomp filter
 and checks that a new process is refused. Exit 0: every wall stands; else the last line on
 stderr says which did not.
 """
