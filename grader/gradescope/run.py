@@ -75,11 +75,16 @@ def choose_walls(at: Layout, choice: str = "auto") -> tuple[str | None, list[str
             return "namespaces", refused
         refused.append(f"namespaces: {problem}")
     if choice in ("auto", "uid"):
-        problem = uid_problem(unreadable=[at.source, at.secret, at.metadata], unwritable=[at.results, at.source])
+        problem = uid_walls_problem(at)
         if problem is None:
             return "uid", refused
         refused.append(f"a user id of its own (--isolation uid): {problem}")
     return None, refused
+
+
+def uid_walls_problem(at: Layout) -> str | None:
+    """What keeps --isolation uid from standing here, with the autograder's files in its reach."""
+    return uid_problem(unreadable=[at.source, at.secret, at.metadata], unwritable=[at.results, at.source])
 
 
 def grade(at: Layout, mode: str, settings: dict, started: float) -> dict:
@@ -142,8 +147,9 @@ def main(argv=None) -> int:
     parser.add_argument("--check", action="store_true", help="say which walls stand here; grade nothing")
     args = parser.parse_args(argv)
     at, started = Layout(Path(args.root)), time.monotonic()
-    if args.check:
-        print(f"namespaces: {namespaces_problem() or 'yes'}\nuid: {uid_problem() or 'yes'}")
+    if args.check:  # setup.sh: which walls this image gives, its files locked down as a run does
+        lock_down(at)
+        print(f"walls: namespaces: {namespaces_problem() or 'yes'}; --isolation uid: {uid_walls_problem(at) or 'yes'}")
         return 0
     try:
         if args.timed_out is not None:

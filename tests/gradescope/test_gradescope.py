@@ -291,3 +291,14 @@ def test_a_run_past_its_time_still_leaves_results(tmp_path):
     results = json.loads((tmp_path / "results" / "results.json").read_text())
     check_schema(results)
     assert results["score"] == 0 and "did not finish within 540 s" in results["output"]
+
+
+def test_setup_says_which_walls_the_image_gives(gradescope, learner_python):
+    proc = subprocess.run([learner_python, "-m", "grader.gradescope.run", "--check", "--root", str(gradescope)],
+                          capture_output=True, text=True, timeout=120, cwd=gradescope / "source" / "course")
+    assert proc.returncode == 0, proc.stderr
+    said = dict(part.split(": ", 1) for part in proc.stdout.strip().removeprefix("walls: ").split("; "))
+    assert said["namespaces"] == (namespaces_problem() or "yes")
+    uid = said["--isolation uid"]  # yes, unless not root or (another machine) a Python others cannot read
+    assert uid == "yes" or not privileged() and "needs root" in uid or "cannot read the Python installation" in uid
+    assert stat.S_IMODE(os.stat(gradescope / "source").st_mode) == 0o700  # locked down as a run would

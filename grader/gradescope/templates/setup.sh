@@ -25,4 +25,4 @@ fi
 "$PREFIX/venv/bin/python" -m pip check
 chmod -R a+rX "$PREFIX"
 # which walls this image can build (the kernel may allow more when the autograder runs)
-cd "$HERE/course" && "$PREFIX/venv/bin/python" -m grader.gradescope.run --check || true
+cd "$HERE/course" && "$PREFIX/venv/bin/python" -m grader.gradescope.run --check --root "$(dirname "$HERE")" || true
