@@ -222,7 +222,7 @@ def cmd_gradescope(args) -> int:
                 print("note: the assignment's due date and late rule are not applied on Gradescope: "
                       "set the assignment's late policy there", file=sys.stderr)
         scoring = scoring or "per-case"
-        Exercises(points, lessons, scoring)  # names checked before anything is built
+        total = Exercises(points, lessons, scoring).max_total()  # names checked before anything is built
         if args.timeout < 0.1 or args.submission_timeout < args.timeout or args.memory_mb < 256:
             raise ValueError("--timeout must be at least 0.1 s and at most --submission-timeout; --memory-mb at least 256")
         settings = settings_for(sorted(set(lessons)), points, scoring, args.timeout, args.submission_timeout,
@@ -236,6 +236,7 @@ def cmd_gradescope(args) -> int:
     print(f"  hidden tests drawn from {said['secret']}: keep it, and rebuild with --secret {said['secret']} "
           "to keep them")
     print(f"  run_autograder stops after {said['limit']} s: set the assignment's autograder timeout above it")
+    print(f"  a submission scores out of {total:g} points: give the Gradescope assignment as many")
     return 0
 
 
