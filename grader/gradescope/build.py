@@ -3,7 +3,8 @@
 What it holds, unpacked by Gradescope into /autograder/source:
 
     setup.sh, run_autograder      templates/, filled in: where Python goes, the time limit
-    requirements/grading.lock     the student edition's lock, torch only where needed (lock.py)
+    requirements/grading.lock     the student edition's lock but torch (lock.py)
+    requirements/torch.lock       torch's CPU build, only where grading a lesson loads it
     settings.json                 the assignment: lessons, points, scoring, limits, visibility
     secret                        the instructor's secret the hidden tests are drawn from
     course/grader/, course/gpt2course/   the grader and the course's code (references included)
@@ -49,9 +50,11 @@ def build(out: Path, settings: dict, secret: Path | None = None) -> tuple[Path, 
     requirements, torch = lock.requirements(settings["lessons"])
     limit = round(settings["submission_timeout"] + MARGIN_S)
     members = {
-        "setup.sh": (fill("setup.sh", PREFIX=PREFIX, UV_VERSION=uv_version()), 0o755),
+        "setup.sh": (fill("setup.sh", PREFIX=PREFIX, UV_VERSION=uv_version(), TORCH_CPU_INDEX=lock.TORCH_CPU_INDEX),
+                     0o755),
         "run_autograder": (fill("run_autograder", PREFIX=PREFIX, LIMIT=str(limit)), 0o755),
         "requirements/grading.lock": (requirements.encode(), 0o644),
+        **({"requirements/torch.lock": (torch.encode(), 0o644)} if torch else {}),
         "settings.json": ((json.dumps(settings, indent=1, sort_keys=True) + "\n").encode(), 0o644),
         "secret": ((key.hex() + "\n").encode(), 0o600),
     }
@@ -74,7 +77,7 @@ def build(out: Path, settings: dict, secret: Path | None = None) -> tuple[Path, 
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
-    return target, {"secret": str(secret_file), "torch": torch, "limit": limit, "members": len(members)}
+    return target, {"secret": str(secret_file), "torch": bool(torch), "limit": limit, "members": len(members)}
 
 
 def _skipped(rel: Path) -> bool:

@@ -109,17 +109,18 @@ def without(entries: dict[str, Entry], left_out: str) -> set[str]:
     return found
 
 
-def requirements(lessons: list[str], lock: Path = LOCK) -> tuple[str, bool]:
-    """(the requirements file the autograder installs with --require-hashes, whether torch is in it)."""
+def requirements(lessons: list[str], lock: Path = LOCK) -> tuple[str, str]:
+    """(the requirements file of everything but torch, torch's: empty where no graded lesson
+    loads it), each installed with --require-hashes. Two files, as the Makefile installs them:
+    torch's CPU build is on PyTorch's index, and an installer that takes a package from the first
+    index listing it (uv) must look there for torch alone."""
     entries = read_lock(lock.read_text())
     needed = closure(entries, set(imported(lessons)["distributions"]))
-    torch = "torch" in needed
-    names = set(entries) if torch else without(entries, "torch")
-    head = [f"# {lock.parent.name}/{lock.name} for grading lessons {', '.join(lessons)} "
-            f"(python -m grader gradescope){'' if torch else ', without torch, which they never load'}.",
-            *([f"--extra-index-url {TORCH_CPU_INDEX}"] if torch else [])]
-    body = [line for name in sorted(names) for line in entries[name].pin]
-    return "\n".join(head + body) + "\n", torch
+    names = set(entries) if "torch" in needed else without(entries, "torch")
+    head = f"# {lock.parent.name}/{lock.name} for grading lessons {', '.join(lessons)} (python -m grader gradescope)"
+    rest = [line for name in sorted(names - {"torch"}) for line in entries[name].pin]
+    torch = entries["torch"].pin if "torch" in names else []
+    return "\n".join([head, *rest]) + "\n", "\n".join([head, *torch]) + "\n" if torch else ""
 
 
 def imported(lessons: list[str]) -> dict:

@@ -56,7 +56,10 @@ def check_schema(results: dict) -> None:
 
 @pytest.fixture(scope="module")
 def autograder(tmp_path_factory):
+    """Built under a fixed secret, so every run of these tests meets the same hidden cases."""
     out = tmp_path_factory.mktemp("gradescope")
+    (out / "autograder.secret").write_text("5e" * 32 + "\n")
+    os.chmod(out / "autograder.secret", 0o600)
     proc = subprocess.run([sys.executable, "-m", "grader", "gradescope", "--out", str(out), "--lessons",
                            "01_embeddings"], capture_output=True, text=True, timeout=300, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
@@ -147,6 +150,7 @@ def test_the_zip_is_laid_out_as_gradescope_takes_it(autograder, tmp_path):
     assert settings["lessons"] == ["01_embeddings"] and settings["visibility"] in VISIBILITIES
     assert re.fullmatch(r"[0-9a-f]{64}", secret) and modes["secret"] == 0o600
     assert "torch==" not in lock and "numpy==" in lock  # lesson 01's grading never loads torch
+    assert "requirements/torch.lock" not in names
 
 
 def test_a_rebuild_under_the_same_secret_is_the_same_zip(autograder, tmp_path):
@@ -187,7 +191,7 @@ def test_a_classic_mistake_in_a_repository_upload_is_named(gradescope):
     embed, one_hot = results["tests"]
     assert one_hot["score"] == 1 and embed["status"] == "failed" and embed["score"] < 1
     assert "Likely mistake: position rows looked up by token id." in embed["output"]
-    assert embed["output"].startswith(f"embed: {embed['score']:g} / 1 (failed)\n\nfailed ")
+    assert embed["output"].startswith(f"embed: {round(embed['score'], 2):g} / 1 (failed)\n\nfailed ")
     assert "lesson 02_attention is not part of this assignment" in results["output"]  # the note, as feedback's
     assert "README.md" in results["output"]  # not graded, and said so
     # the instructor's own batch grade of the same upload, under the autograder's secret: the same
