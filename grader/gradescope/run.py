@@ -23,6 +23,7 @@ import argparse
 import json
 import os
 import shutil
+import signal
 import sys
 import tempfile
 import time
@@ -31,6 +32,7 @@ from pathlib import Path
 
 from ..batch.grade import grade_batch
 from ..batch.inputs.collect import LearnerArgument
+from ..batch.pipeline import BatchStopped
 from ..batch.records import Exercises
 from ..batch.sandbox.isolation import namespaces_problem, privileged, uid_problem
 from ..batch.sandbox.limits import Limits
@@ -147,6 +149,7 @@ def main(argv=None) -> int:
     parser.add_argument("--check", action="store_true", help="say which walls stand here; grade nothing")
     args = parser.parse_args(argv)
     at, started = Layout(Path(args.root)), time.monotonic()
+    signal.signal(signal.SIGTERM, _stop)  # run_autograder's time limit: stop as Ctrl-C stops a batch
     if args.check:  # setup.sh: which walls this image gives, its files locked down as a run does
         lock_down(at)
         print(f"walls: namespaces: {namespaces_problem() or 'yes'}; --isolation uid: {uid_walls_problem(at) or 'yes'}")
@@ -157,6 +160,9 @@ def main(argv=None) -> int:
                                "so nothing was graded. Your instructor sees this message too.\n")
         else:
             found = run(at, args.isolation, started)
+    except (KeyboardInterrupt, BatchStopped):  # the running exercises killed; run_autograder says how long
+        print("stopped: run_autograder's time limit was reached")
+        found = not_graded("Grading did not finish within the autograder's time limit, so nothing was graded.\n")
     except Exception:  # noqa: BLE001  (the grader's own fault: said, never a missing results.json)
         traceback.print_exc(file=sys.stdout)
         found = not_graded("This submission was not graded: the autograder failed (an error of the grader's, "
@@ -164,6 +170,10 @@ def main(argv=None) -> int:
     write_results(at, found)
     print(f"results.json: {found['score']:g} points")
     return 0
+
+
+def _stop(signum, frame):
+    raise KeyboardInterrupt
 
 
 if __name__ == "__main__":

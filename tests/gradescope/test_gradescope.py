@@ -101,8 +101,9 @@ def gradescope(autograder):
     shutil.rmtree(root, ignore_errors=True)
 
 
-def run_autograder(root: Path, python: str = sys.executable, *args: str) -> dict:
-    env = dict(os.environ, GPT2_AUTOGRADER_ROOT=str(root), GPT2_AUTOGRADER_PYTHON=python)
+def run_autograder(root: Path, python: str = sys.executable, *args: str, limit: int | None = None) -> dict:
+    env = dict(os.environ, GPT2_AUTOGRADER_ROOT=str(root), GPT2_AUTOGRADER_PYTHON=python,
+               **({"GPT2_AUTOGRADER_LIMIT": str(limit)} if limit else {}))
     proc = subprocess.run(["bash", str(root / "source" / "run_autograder"), *args], capture_output=True, text=True,
                           timeout=300, env=env)
     assert proc.returncode == 0, proc.stdout + proc.stderr
@@ -217,6 +218,18 @@ def test_an_empty_submission_scores_zero_and_says_why(gradescope):
     assert all("could be graded" in t["output"] for t in results["tests"])
 
 
+@NAMESPACES
+def test_an_exercise_past_its_time_is_named_on_top(gradescope):
+    settings = gradescope / "source" / "settings.json"
+    settings.write_text(json.dumps(json.loads(settings.read_text()) | {"timeout": 2}))
+    write_learner(gradescope / "submission" / "mine", ["def embed(wte, wpe, idx):\n    while True:\n        pass",
+                                                       GOOD_ONE_HOT])
+    results = run_autograder(gradescope)
+    embed, one_hot = results["tests"]
+    assert (embed["score"], one_hot["score"]) == (0, 1) and "timed out after 2 s" in embed["output"]
+    assert "Problems: timed out: embed" in results["output"]
+
+
 def test_uid_walls_grade_a_solved_notebook(gradescope, learner_python):
     shutil.copy(SOLVED, gradescope / "submission" / SOLVED.name)
     results = uid_results(gradescope, learner_python)
@@ -285,6 +298,14 @@ def test_no_walls_no_grading(gradescope, learner_python):
     assert ("needs root" in results["output"]) != privileged()
     assert privileged() is False or "submission_metadata.json" in results["output"] \
         or "cannot read the Python installation" in results["output"]
+
+
+def test_run_autograder_past_its_limit_stops_grading_and_says_so(gradescope, learner_python):
+    write_learner(gradescope / "submission" / "mine", ["def embed(wte, wpe, idx):\n    while True:\n        pass",
+                                                       GOOD_ONE_HOT])
+    results = run_autograder(gradescope, learner_python, limit=4)
+    assert results["score"] == 0 and results["tests"] == [] and "did not finish within 4 s" in results["output"]
+    assert "stopped: run_autograder's time limit was reached" in results["stdout"]  # its grading processes killed
 
 
 def test_a_run_past_its_time_still_leaves_results(tmp_path):
