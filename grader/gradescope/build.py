@@ -20,10 +20,13 @@ from __future__ import annotations
 import json
 import os
 import re
+import sys
 import tempfile
 import zipfile
 from pathlib import Path
 
+from ..batch.assignment import load
+from ..batch.records import Exercises
 from ..batch.state import load_secret
 from . import lock
 
@@ -98,3 +101,36 @@ def uv_version() -> str:
     makefile = ROOT / "Makefile"
     found = re.search(r"^UV_VERSION\s*\?=\s*(\S+)", makefile.read_text(), re.M) if makefile.exists() else None
     return found.group(1) if found else UV_FALLBACK
+
+
+def main(args) -> int:
+    """The CLI's `gradescope` (grader/__main__.py): the settings from the flags and the assignment
+    file, each flag over the file's key as in `grade`; exit 2 with the reason when they cannot be used."""
+    try:
+        if not args.lessons and not args.assignment:
+            raise ValueError("say which lessons the assignment covers: --lessons 01_embeddings,... or --assignment FILE")
+        points = json.loads(Path(args.points).read_text()) if args.points else {}
+        lessons, scoring = [x.strip() for x in (args.lessons or "").split(",") if x.strip()], args.scoring
+        if args.assignment:  # its lessons, points and scoring, each flag over it (as in grade)
+            a = load(Path(args.assignment))
+            lessons, points, scoring = lessons or a.lessons, a.points | points, scoring or a.scoring
+            if a.due is not None:
+                print("note: the assignment's due date and late rule are not applied on Gradescope: "
+                      "set the assignment's late policy there", file=sys.stderr)
+        scoring = scoring or "per-case"
+        total = Exercises(points, lessons, scoring).max_total()  # names checked before anything is built
+        if args.timeout < 0.1 or args.submission_timeout < args.timeout or args.memory_mb < 256:
+            raise ValueError("--timeout must be at least 0.1 s and at most --submission-timeout; --memory-mb at least 256")
+        settings = settings_for(sorted(set(lessons)), points, scoring, args.timeout, args.submission_timeout,
+                                args.memory_mb, args.visibility)
+        target, said = build(Path(args.out), settings, Path(args.secret) if args.secret else None)
+    except (ValueError, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(f"Gradescope autograder written to {target} (lessons {', '.join(settings['lessons'])}; "
+          f"torch {'installed' if said['torch'] else 'not needed'})")
+    print(f"  hidden tests drawn from {said['secret']}: keep it, and rebuild with --secret {said['secret']} "
+          "to keep them")
+    print(f"  run_autograder stops after {said['limit']} s: set the assignment's autograder timeout above it")
+    print(f"  a submission scores out of {total:g} points: give the Gradescope assignment as many")
+    return 0
