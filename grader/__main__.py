@@ -1,4 +1,5 @@
-"""python -m grader {stubs,grade,export,release,exercises}: the instructor's and maintainer's commands."""
+"""python -m grader {stubs,grade,export,release,exercises,gradescope}: the instructor's and maintainer's
+commands."""
 from __future__ import annotations
 
 import argparse
@@ -205,6 +206,12 @@ def cmd_export(args) -> int:
     return export(args)
 
 
+def cmd_gradescope(args) -> int:
+    from .gradescope.build import main as gradescope
+
+    return gradescope(args)
+
+
 def cmd_release(args) -> int:
     from .release.bundle import build_release
 
@@ -297,6 +304,25 @@ def main(argv=None) -> int:
     p.add_argument("--assignment", metavar="FILE",
                    help="assignment.toml whose [lms] id, name and points to use instead of the one the grading used")
     p.set_defaults(func=cmd_export)
+    p = sub.add_parser("gradescope", help="build a Gradescope autograder zip that grades one submission as grade does")
+    p.add_argument("--out", required=True, help="folder for autograder.zip (and autograder.secret, kept between builds)")
+    p.add_argument("--lessons", help="the assignment's lessons, e.g. 01_embeddings,02_attention")
+    p.add_argument("--assignment", metavar="FILE", help="assignment.toml: its lessons, points and scoring, each "
+                                                        "overridden by its flag (its due date and late rule are "
+                                                        "Gradescope's to apply)")
+    p.add_argument("--points", help="JSON file: {exercise name: points}; over the assignment file's")
+    p.add_argument("--scoring", choices=("per-case", "all-or-nothing"), default=None,
+                   help="per-case: partial credit per test (default); all-or-nothing")
+    p.add_argument("--timeout", type=float, default=60.0, help="seconds per exercise (default 60)")
+    p.add_argument("--submission-timeout", type=float, default=420.0,
+                   help="seconds per submission, all exercises together (default 420: with the start, within "
+                        "Gradescope's default 10-minute autograder timeout)")
+    p.add_argument("--memory-mb", type=int, default=3072, help="address-space cap per exercise (MiB)")
+    p.add_argument("--secret", metavar="FILE", help="the secret the hidden tests are drawn from (default "
+                                                    "OUT/autograder.secret, made if missing)")
+    p.add_argument("--visibility", choices=("visible", "after_due_date", "after_published", "hidden"),
+                   default="visible", help="when learners see each exercise's result on Gradescope (default visible)")
+    p.set_defaults(func=cmd_gradescope)
     p = sub.add_parser("release", help="build the student bundle: lessons, exercises, public checks")
     p.add_argument("--out", required=True, help="folder to create")
     p.add_argument("--force", action="store_true", help="replace --out if it exists")

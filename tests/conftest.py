@@ -33,7 +33,8 @@ def make_notebook(tmp_path):
 # tests of the course's JupyterLab and those of the release's.
 SHARED_FIXTURE_GROUPS = {
     "test_agreement.py": "agreement", "test_browser.py": "browser", "test_cluster.py": "cluster",
-    "test_diagnosis.py": "diagnosis", "test_exports.py": "exports", "test_lesson08.py": "lesson08",
+    "test_diagnosis.py": "diagnosis", "test_exports.py": "exports", "test_gradescope.py": "gradescope",
+    "test_lesson08.py": "lesson08",
     "test_walls.py": "walls",
     "test_release.py": "release", "test_sampling.py": "sampling",
     "test_tiny_checkpoint.py": "tiny", "test_weights.py": "weights",

@@ -30,7 +30,7 @@ from .inputs.collect import Learner
 from .inputs.reading import ReadNotebook, learner_work, read_notebook
 from .pipeline import LocalPool, isolation_named, plan_batch, run
 from .records import Exercises, Submission, failed
-from .sandbox.isolation import resolve_isolation
+from .sandbox.isolation import IsolationError, resolve_isolation
 from .sandbox.limits import Limits
 from .sandbox.results import WITHHELD
 from .sandbox.workspace import LearnerSandbox, Stopped, Workspace
@@ -194,6 +194,9 @@ def grade_batch(paths: list[Path], out: Path, limits: Limits | None = None, jobs
     if warning:
         print(warning, file=sys.stderr)
     plan = plan_batch(paths, out, exercises, Submission, limits or Limits(), force, mode, secret, classlist)
+    if mode == "uid" and len(plan.todo) > 1:  # isolation.py: no namespace keeps one learner's /tmp from the next
+        raise IsolationError(f"--isolation uid grades one learner per run (this batch has {len(plan.todo)} to grade): "
+                             "what one learner's code leaves in /tmp could reach the next")
     report = progress or (lambda sub, exercises: None)
     if hasattr(report, "begin"):
         report.begin(len(plan.learners), len(plan.learners) - len(plan.todo))

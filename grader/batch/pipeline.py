@@ -50,6 +50,8 @@ def isolation_named(choice: str) -> tuple[str, str | None]:
     probe them there): the name is checked here, the walls are not."""
     if choice not in ISOLATIONS:
         raise ValueError(f"--isolation must be one of {', '.join(ISOLATIONS)}, got {choice!r}")
+    if choice == "uid":  # one learner per run (grade.grade_batch): no cluster of it
+        raise ValueError("--isolation uid grades one learner on this machine, never on a cluster")
     return choice, PYTHON_WARNING if choice == "python" else None
 
 

@@ -336,6 +336,19 @@ def test_only_an_argument_can_be_a_class(tmp_path):
                                      "week3.zip/ann/01_embeddings_exercises.ipynb"]
 
 
+def test_a_learner_argument_is_one_learner_even_shaped_like_a_class(tmp_path):
+    """Gradescope's submission folder: a repository's folders (exercises/ beside others) or two
+    folders of notebooks are one learner's, with no note that they look like a class."""
+    upload = tmp_path / "submission"
+    learner_folder(upload / "part1", "01_embeddings_exercises.ipynb")
+    learner_folder(upload / "part2", "02_attention_exercises.ipynb")
+    assert [x.name for x in col.collect([upload]).learners] == ["part1", "part2"]  # alone: a class
+    (x,) = col.collect([col.LearnerArgument(upload)]).learners
+    assert x.name == "submission" and x.problems == []
+    assert sorted(nb.name for nb in x.notebooks) == ["part1/01_embeddings_exercises.ipynb",
+                                                     "part2/02_attention_exercises.ipynb"]
+
+
 def test_every_file_is_graded_or_listed(tmp_path):
     """Each file under the arguments, on disk or in a zip, is a learner's notebook or in
     the skipped list (the property the console summary and report.json rest on)."""

@@ -11,8 +11,9 @@ The shape of the inputs is the instructor's, never a learner's:
   user id; a learner can forge one's names, so that too counts only alone or with
   ``--class``). Otherwise it is one learner: notebooks at its top, or the student edition
   handed back whole (an ``exercises/`` folder); one of several arguments shaped like a
-  class is one learner too, and its row says so. Any other argument is skipped, with its
-  reason.
+  class is one learner too, and its row says so. An argument the caller marks as one
+  learner (``LearnerArgument``: Gradescope's submission folder) is one whatever it holds. Any
+  other argument is skipped, with its reason.
 - A row made from inside a zip never takes a name from outside it: a zip argument's
   learners are named under the zip (``upload.carol`` for upload.zip's ``carol/``), since
   ``grader grade subs/*`` passes each learner's upload as an argument and one of them
@@ -67,6 +68,13 @@ class InputError(ValueError):
 class ClassArgument(type(Path())):
     """An argument the instructor says is a whole class (``--class``): a zip whose learners
     keep the names they have in it (any other zip's are named under the zip)."""
+
+
+class LearnerArgument(type(Path())):
+    """An argument the instructor says is one learner's upload, whatever it holds: a folder
+    whose top holds several folders (a repository: ``exercises/`` beside ``notebooks/``) is
+    still one learner, with no note that it looks like a class. Gradescope's
+    /autograder/submission is one (grader/gradescope/run.py)."""
 
 
 @dataclass
@@ -158,7 +166,9 @@ def collect(args: list[Path]) -> Collected:
         if klass and not (arg.is_dir() or is_zip(arg.name) and arg.is_file()):
             raise InputError(f"--class {arg}: a class is a folder or a zip file of learners; give a single "
                              "learner's notebook without --class")
-        if arg.is_dir():
+        if isinstance(arg, LearnerArgument) and arg.is_dir():
+            found, rest = _one_learner(files=folder_files(arg), raw=arg.name, where=where, source=source)
+        elif arg.is_dir():
             found, rest = _container(folder_files(arg), arg.name, where, source, "/", klass=klass,
                                      may_be_class=may_be_class)
         elif is_zip(arg.name) and arg.is_file():

@@ -17,10 +17,21 @@ Two ways to build the walls, by who runs the grader:
   themselves: another uid inside would take bwrap a second, nested user namespace, in
   which a child could no longer mount a /proc of its own PID namespace), the children
   dropping every capability for good.
+
+``uid`` is what is left where the kernel refuses namespaces but the grader is root (a
+Gradescope container): no bubblewrap; each child drops to an unprivileged uid of its slot,
+with the same seccomp filter and limits, in a folder of its own. It sees the machine's files
+as any other user does, so the walls are the files' permissions: ``uid_problem`` checks, as
+that uid, that the course's code (and whatever the caller names: a secret, a results folder)
+cannot be read or written before anything is graded. What one learner's code leaves in /tmp
+could meet the next learner's on the same uid, so it grades one learner per run
+(grade.grade_batch); never chosen unless asked for (``--isolation uid`` is not offered by
+``grader grade``: grader/gradescope/run.py asks for it).
 """
 from __future__ import annotations
 
 import functools
+import json
 import os
 import pwd
 import shutil
@@ -36,7 +47,7 @@ HERE = Path(__file__).resolve().parent
 INSIDE_DIR = HERE / "inside"   # the files copied behind the walls (see inside/__init__.py)
 GRADER = HERE.parents[1]       # the whole grader package: hidden from learners
 ROOT = GRADER.parent
-ISOLATIONS = ("namespaces", "python")
+ISOLATIONS = ("namespaces", "uid", "python")
 INSIDE = "/grader"     # where the grading process sees its own files
 UID_BASE = 61000       # first unprivileged id tried for learners when the grader is root
 PYTHON_WARNING = ("warning: --isolation python is not a security boundary: learner code runs as "
@@ -77,6 +88,11 @@ def resolve_isolation(choice: str) -> tuple[str, str | None]:
         raise ValueError(f"--isolation must be one of {', '.join(ISOLATIONS)}, got {choice!r}")
     if choice == "python":
         return "python", PYTHON_WARNING
+    if choice == "uid":
+        problem = uid_problem()
+        if problem:
+            raise IsolationError(f"cannot build the walls of --isolation uid here ({problem})")
+        return "uid", None
     problem = namespaces_problem()
     if problem:
         raise IsolationError(f"cannot build the sandbox's walls here ({problem}): {INSTALL}")
@@ -199,3 +215,25 @@ def namespaces_problem() -> str | None:
         return None
     why = (proc.stderr.strip().splitlines() or [f"exit code {proc.returncode}"])[-1][:200]
     return f"the kernel refused the walls: {why}"
+
+
+def uid_problem(unreadable=(), unwritable=()) -> str | None:
+    """None when a child here can be walled in as ``uid`` does it: as root, a child dropped to
+    an unprivileged uid of its own reads the Python installation but cannot write into it (root
+    imports from it after learner code has run: a planted .pth would run as root), cannot read
+    the course's own code (``private_dirs``) nor any path of ``unreadable``, cannot create a
+    file in any folder of ``unwritable``, and once its seccomp filter is in place starts no
+    process (uid_probe.py does each, as that uid); else what failed."""
+    if not privileged():
+        return "it needs root, to run learners' code as a user id of its own"
+    python = [d for d in python_dirs() if os.path.isdir(d)]
+    plan = {"uid": learner_uids(1)[0], "readable": python, "unreadable": private_dirs() + [str(p) for p in unreadable],
+            "unwritable": python + [str(p) for p in unwritable]}
+    cmd = [sys.executable, "-I", "-S", str(HERE / "uid_probe.py"), str(INSIDE_DIR / "walls.py"), json.dumps(plan)]
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL, cwd="/")
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"the probe could not be run ({type(exc).__name__})"
+    if proc.returncode == 0:
+        return None
+    return (proc.stderr.strip().splitlines() or [f"exit code {proc.returncode}"])[-1][:300]

@@ -15,7 +15,6 @@ import signal
 import socket
 import subprocess
 import sys
-import tempfile
 from .inside import frames
 from .inside.hook import REFUSAL_KINDS
 from .isolation import INSIDE, bwrap_command, private_dirs, python_dirs
@@ -128,17 +127,21 @@ class Job:
     """One exercise's descriptors: the sealed job, the results and output files, the
     refusal log and, for a composite exercise, the oracle's pipes and its child."""
 
-    def __init__(self, ws, job: bytes, pieces: list[dict], group=None, wall_s: float | None = None):
+    def __init__(self, ws, job: bytes, pieces: list[dict], group=None, wall_s: float | None = None,
+                 uid: int | None = None):
         """``ws``: the batch's workspace.Workspace; ``group``: the learner's control groups
         (cgroups.Group, or None), which the oracle's child joins; ``wall_s``: the exercise's
-        time limit, the oracle child's too."""
+        time limit, the oracle child's too; ``uid``: the learner child's user id (its folder's
+        owner under --isolation uid)."""
         self.ws, self.oracle, self.opened, self.scratch = ws, None, [], None
+        self.folders: list[str] = []  # the children's own folders (python and uid modes), removed at the end
         self.oracle_reply: dict | None = None   # how the oracle's child ended (end_calls); lost: unknown
         self.job = self._keep(frames.sealed("job", job))
         self.result, self.output, self.log = (self._keep(frames.memfd(n)) for n in ("result", "output", "log"))
         self.fds, self.names = [self.job, self.result, self.output, self.log], ["job", "result", "output", "log"]
         if ws.isolation != "namespaces":
-            self.scratch = tempfile.mkdtemp(dir=ws.root, prefix="scratch-")
+            self.scratch = ws.scratch(uid)
+            self.folders.append(self.scratch)
         if pieces:
             self._start_oracle(pieces, group, ws.limits.wall_s if wall_s is None else wall_s)
 
@@ -159,9 +162,13 @@ class Job:
         out, log = frames.memfd("oracle-output"), frames.memfd("oracle-log")
         joins = [os.open(procs, os.O_WRONLY | os.O_CLOEXEC) for procs in group.procs] if group else []
         self.oracle = self.ws.oracle()
+        scratch = self.scratch
+        if self.ws.isolation == "uid":  # a folder of its own uid's: the learner's is not its to enter
+            scratch = self.ws.scratch(self.oracle.uid)
+            self.folders.append(scratch)
         sent = self.oracle._send({"op": "run", "role": "oracle", "wall_s": wall_s + 1,
                                   "fds": ["job", "output", "log", "call", "answer"] + ["group"] * len(joins),
-                                  "scratch": self.scratch}, [oracle_job, out, log, call_r, answer_w, *joins])
+                                  "scratch": scratch}, [oracle_job, out, log, call_r, answer_w, *joins])
         for fd in (oracle_job, out, log, call_r, answer_w, *joins):
             os.close(fd)  # only the oracle's child holds these now
         self.opened += [call_w, answer_r]
@@ -194,8 +201,8 @@ class Job:
             self.oracle.close()
         for fd in self.opened:
             os.close(fd)
-        if self.scratch:
-            shutil.rmtree(self.scratch, ignore_errors=True)
+        for folder in self.folders:
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 MAX_REFUSALS = 1000  # lines of the refusal log read: a count, never a bound on what is said

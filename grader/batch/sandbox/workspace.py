@@ -23,6 +23,7 @@ the grader never opens.
 """
 from __future__ import annotations
 
+import importlib.util
 import os
 import queue
 import re
@@ -47,7 +48,19 @@ ZYGOTE_FILES = {p.name: p for p in sorted(INSIDE_DIR.glob("*.py")) if p.name != 
 ZYGOTE_FILES["wire.py"] = Path(wire.__file__).resolve()
 # Learner cells that import torch get it preloaded by their grading process (see inside/zygote.py).
 TORCH_IMPORT = re.compile(r"^\s*(import torch|from torch\b)", re.M)
+# Where torch is not installed (a Gradescope image for lessons that need none), a cell that imports
+# it fails in the learner's child, as on their machine, instead of stopping the grading process.
+HAS_TORCH = importlib.util.find_spec("torch") is not None
 ZYGOTE_MEMORY = 1536 * 2**20   # what a grading process with NumPy and torch loaded may hold itself
+# What held learner code in under --isolation uid (isolation.py), for report.json: less than namespaces.
+UID_WALLS = {
+    "identity": "an unprivileged user id per parallel slot (no groups, no capabilities), one learner per run",
+    "namespaces": "none (the kernel refused them): the machine's files as any user sees them; the course, "
+                  "the secret and the results checked unreadable and unwritable to that user before grading",
+    "system_calls": "seccomp, an allow list (memory, its own files and threads, its clock, signals to itself): "
+                    "no new programs or processes, no ptrace, mounts, sockets or System V IPC",
+    "scratch": "a folder of its own (0700) per exercise, on disk; /tmp and /dev/shm are shared with the machine",
+}
 
 
 # ----------------------------------------------------------------- the batch's workspace
@@ -68,8 +81,12 @@ class Workspace:
         import gpt2course.config
 
         shutil.copyfile(gpt2course.config.__file__, self.zygote_dir / "config.py")
-        walled = isolation == "namespaces"
+        walled = isolation in ("namespaces", "uid")  # uid: root by construction (isolation.py)
         self.cgroups = Cgroups.create() if walled and privileged() else None
+        self.scratch_root = None  # uid: the parent of the children's folders, passable by all (0711)
+        if isolation == "uid":
+            self.scratch_root = tempfile.mkdtemp(prefix="gpt2-scratch-")
+            os.chmod(self.scratch_root, 0o711)
         self.uids: queue.Queue = queue.Queue()
         block = 2 * slots + 1
         for uid in learner_uids(block * (uid_block + 1))[block * uid_block:] if walled and privileged() else []:
@@ -91,6 +108,16 @@ class Workspace:
     def inside(self, name: str) -> str:
         return f"{INSIDE}/{name}" if self.isolation == "namespaces" else str(self.zygote_dir / name)
 
+    def scratch(self, uid: int | None) -> str:
+        """A new folder for one child outside namespaces: its HOME, TMPDIR and the one place
+        the hook lets it write. Under --isolation uid it is ``uid``'s own (0700), in a parent no
+        user may list, so no other uid's child (a classmate's, the oracle's) reads it."""
+        if self.isolation != "uid":
+            return tempfile.mkdtemp(dir=self.root, prefix="scratch-")
+        folder = tempfile.mkdtemp(dir=self.scratch_root, prefix="scratch-")
+        os.chown(folder, uid, uid)
+        return folder
+
     def encoded_cases(self, name: str, cases) -> tuple[list, bytes]:
         """Each exercise's inputs, encoded once per batch (trees and one blob). Kept with the
         very list they encode: a workspace can outlive a batch (a cluster worker's serves
@@ -107,12 +134,15 @@ class Workspace:
     def describe(self) -> dict:
         """What held learner code in, for report.json."""
         lim = self.limits
-        if self.isolation != "namespaces":
+        if self.isolation == "python":
             return {"isolation": "python", "boundary": "none: an audit hook only (not a security boundary)"}
         identity = ("an unprivileged user id per parallel slot (no groups, no capabilities)" if privileged()
                     else "your own user, in a user namespace, with no capabilities")
         limits = (self.cgroups.describe(lim.memory_bytes + ZYGOTE_MEMORY, lim.threads) if self.cgroups
                   else fallback_description(lim.memory_bytes, lim.threads))
+        if self.isolation == "uid":
+            return {"isolation": "uid", **UID_WALLS, "time": f"{lim.wall_s:g} s per exercise, "
+                    f"{lim.submission_s:g} s per learner", **limits}
         return {"isolation": "namespaces", "identity": identity,
                 "namespaces": "mount, PID, network (none), IPC, UTS; the Python installation read-only; "
                               "each exercise its own mount, PID and IPC namespaces",
@@ -139,7 +169,7 @@ class Workspace:
             oracle.close()
 
     def _uid(self) -> int | None:
-        return self.uids.get() if self.isolation == "namespaces" and privileged() else None
+        return self.uids.get() if self.isolation in ("namespaces", "uid") and privileged() else None
 
     def close(self) -> None:
         while not self.oracles.empty():
@@ -150,6 +180,8 @@ class Workspace:
         if self.cgroups:
             self.cgroups.close()
         shutil.rmtree(self.root, ignore_errors=True)
+        if self.scratch_root:
+            shutil.rmtree(self.scratch_root, ignore_errors=True)
 
 
 # ----------------------------------------------------------------- one learner
@@ -266,8 +298,8 @@ class LearnerSandbox:
         job = frames.frame({"cells": [{"index": c.index, "source": c.source} for c in cells],
                             "function": name, "uses": list(uses) if pieces else [], "cases": trees}, blob)
         zygote = self._zygote()
-        zygote.preload({"torch"} if any(TORCH_IMPORT.search(c.source) for c in cells) else set())
-        with Job(self.ws, job, pieces, self.group, limits.wall_s) as j:
+        zygote.preload({"torch"} if HAS_TORCH and any(TORCH_IMPORT.search(c.source) for c in cells) else set())
+        with Job(self.ws, job, pieces, self.group, limits.wall_s, self.uid) as j:
             reply = zygote.ask({"op": "run", "role": "learner", "wall_s": limits.wall_s, "fds": j.names,
                                 "scratch": j.scratch}, j.fds, timeout=limits.wall_s + 30)
             j.end_calls()

@@ -1,7 +1,7 @@
 """A warm, isolated interpreter that forks one child per exercise (or per oracle job).
 
 Started by the grader (sandbox/processes.py) as ``python -I -S /grader/zygote.py CONTROL_FD``
-under bubblewrap (``--isolation namespaces``) or alone (``python``), with copies of exactly
+under bubblewrap (``--isolation namespaces``) or alone (``uid``, ``python``), with copies of exactly
 the files it needs in /grader (this folder's files, wire.py, the course's config.py) and
 no site-packages .pth processing, so nothing of the grader, the course's model or the
 solutions exists for it. Everything comes in over CONTROL_FD, a Unix socket the grader
@@ -202,12 +202,16 @@ def child(request, fds, setup):
         walls.private_scratch(setup["scratch_bytes"])
         os.chdir(walls.SCRATCH)
         walls.drop_identity(setup.get("uid"))
-    else:
+    else:  # the folder the grader made for this child (uid: owned by the child's uid, 0700)
         os.chdir(request["scratch"])
         setup = dict(setup, own=request["scratch"])
         os.environ["HOME"] = os.environ["TMPDIR"] = request["scratch"]
+        if setup["mode"] == "uid":  # no namespaces: a user id of its own, then the same filter
+            if setup.get("uid") is None:
+                raise OSError("--isolation uid: no user id was given for this child")
+            walls.drop_identity(setup["uid"])
     apply_limits(setup["rlimits"])
-    if setup["mode"] == "namespaces":
+    if setup["mode"] != "python":
         walls.install_filter()
     if request["role"] == "oracle":
         harness.serve_oracle(setup)
