@@ -11,7 +11,8 @@ in or not, so every learner's maximum is the assignment's.
 """
 from __future__ import annotations
 
-from ..batch.report import HIDDEN_ONLY, MAX_JSON_ITEMS, MAX_TEXT, STATUSES, cap_bytes, num, plain, problem_text
+from ..batch.report import (HIDDEN_ONLY, MAX_JSON_ITEMS, MAX_TEXT, STATUSES, cap_bytes, num, plain, problem_text,
+                            verdict_lines)
 
 VISIBILITIES = ("hidden", "after_due_date", "after_published", "visible")   # Gradescope's, per test and overall
 MAX_LINES = 40   # of one exercise's message
@@ -42,14 +43,11 @@ def results(sub, exercises, visibility: str = "visible", extra: dict | None = No
 
 
 def exercise_text(v) -> str:
-    """One exercise's verdict as feedback.md says it (its heading without the Markdown), one line
-    of learner-derived text per line of the judge's message."""
+    """One exercise's verdict as feedback.md says it: its heading without the Markdown, then the
+    verdict in check()'s own text (report.verdict_lines, without the code fence around it)."""
     status = v.status.replace("_", " ") if v.status in STATUSES else plain(v.status, 40)
     lines = [f"{plain(v.exercise, 80)}: {num(v.points)} / {num(v.max_points)} ({status})", ""]
-    message = str(v.message).splitlines() or [""]
-    lines += [plain(line, 2 * MAX_TEXT) for line in message[:MAX_LINES]]
-    if len(message) > MAX_LINES:
-        lines.append(f"... ({len(message) - MAX_LINES} more lines)")
+    lines += verdict_lines(v)[1:-1]
     return cap_bytes("\n".join(lines))
 
 

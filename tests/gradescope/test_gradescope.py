@@ -177,7 +177,7 @@ def test_a_solved_notebook_scores_every_point(gradescope):
     assert [(t["name"], t["score"], t["max_score"], t["status"]) for t in results["tests"]] == [
         ("01_embeddings: embed", 1.0, 1.0, "passed"), ("01_embeddings: one_hot_embed", 1.0, 1.0, "passed")]
     assert results["score"] == 2 and "2 / 2 points" in results["output"] and "Problems" not in results["output"]
-    assert re.match(r"embed: 1 / 1 \(passed\)\n\npassed all \d+ tests$", results["tests"][0]["output"])
+    assert re.match(r"embed: 1 / 1 \(passed\)\n\nembed: PASSED, passed all \d+ tests\.$", results["tests"][0]["output"])
     assert sorted(os.listdir(gradescope / "results")) == ["results.json"]
 
 
@@ -192,7 +192,7 @@ def test_a_classic_mistake_in_a_repository_upload_is_named(gradescope):
     embed, one_hot = results["tests"]
     assert one_hot["score"] == 1 and embed["status"] == "failed" and embed["score"] < 1
     assert "Likely mistake: position rows looked up by token id." in embed["output"]
-    assert embed["output"].startswith(f"embed: {round(embed['score'], 2):g} / 1 (failed)\n\nfailed ")
+    assert embed["output"].startswith(f"embed: {round(embed['score'], 2):g} / 1 (failed)\n\nembed: FAILED, failed ")
     assert "lesson 02_attention is not part of this assignment" in results["output"]  # the note, as feedback's
     assert "README.md" in results["output"]  # not graded, and said so
     # the instructor's own batch grade of the same upload, under the autograder's secret: the same
@@ -204,7 +204,7 @@ def test_a_classic_mistake_in_a_repository_upload_is_named(gradescope):
     assert proc.returncode == 0, proc.stderr
     (feedback,) = (out / "feedback").glob("*/feedback.md")
     section = feedback.read_text().split("## `embed`", 1)[1].split("\n## ", 1)[0]
-    words = lambda text: " ".join(text.replace("`", "").split())  # noqa: E731
+    words = lambda text: " ".join(text.replace("```text", "").replace("`", "").split())  # noqa: E731 (the fence)
     assert words(section) == words(embed["output"].removeprefix("embed"))
 
 

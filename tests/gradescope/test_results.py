@@ -22,7 +22,9 @@ def test_each_exercise_of_the_assignment_is_a_test_in_plain_words():
     assert found["score"] == 2.3333 and found["execution_time"] == 3 and found["extra_data"] == {"isolation": "uid"}
     assert {t["visibility"] for t in found["tests"]} == {found["visibility"]} == {"after_due_date"}
     embed = found["tests"][0]["output"].splitlines()
-    assert embed[0] == "embed: 1.33 / 2 (failed)" and embed[3] == "[31mred" and embed[4] == "Likely mistake: x"
+    assert embed[0] == "embed: 1.33 / 2 (failed)" and embed[2] == "embed: FAILED, failed 1 of 3 tests."
+    assert "[31mred" in embed and "Likely mistake: x." in embed   # check()'s own text, made inert
+    assert not any(c in found["tests"][0]["output"] for c in "\x1b\u202e")
     assert found["tests"][2]["output"].startswith("No notebook for lesson 02_attention was found")
     assert "Problems: no notebook graded for lesson 02_attention" in found["output"]
     assert "2.33 / 5 points" in found["output"] and "`" not in found["output"]
