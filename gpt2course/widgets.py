@@ -58,10 +58,18 @@ def memory_bytes(n: int) -> dict[str, int]:
     return {dtype: n * size for dtype, size in BYTES.items()}
 
 
+def readable_bytes(n: int) -> str:
+    """A byte count in the unit that fits it (decimal units): 0.4 MB, not 0.00 GB."""
+    for unit, size in (("GB", 1e9), ("MB", 1e6), ("KB", 1e3)):
+        if n >= size:
+            return f"{n / size:,.2f} {unit}" if n < 10 * size else f"{n / size:,.1f} {unit}"
+    return f"{n:,} bytes"
+
+
 def summary_text(counts: dict[str, int]) -> str:
     total = sum(counts.values())
     parts = ", ".join(f"{g} {counts[g] / total:.1%}" for g in GROUPS if counts[g])
-    mem = ", ".join(f"{b / 1e9:,.2f} GB in {dtype}" for dtype, b in memory_bytes(total).items())
+    mem = ", ".join(f"{readable_bytes(b)} in {dtype}" for dtype, b in memory_bytes(total).items())
     return f"{total:,} parameters ({parts}); weights alone: {mem}"
 
 
@@ -80,9 +88,11 @@ def bar_figure(counts: dict[str, int], title: str = ""):
     ax.set_yticks([])
     ax.set_xlabel("millions of parameters")
     ax.set_xlim(0, left * 1.001 or 1)
-    ax.set_title(title, fontsize=10)
-    ax.legend(ncol=len(GROUPS), fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.55), frameon=False)
-    fig.subplots_adjust(bottom=0.5, top=0.8, left=0.03, right=0.97)
+    ax.set_title(title, fontsize=10, loc="left")
+    # the legend above the bar, right-aligned: below it, it covered the axis label
+    ax.legend(ncol=len(GROUPS), fontsize=8, loc="lower right", bbox_to_anchor=(1.0, 1.02), frameon=False,
+              borderaxespad=0.0, handlelength=1.2, columnspacing=1.0)
+    fig.subplots_adjust(bottom=0.32, top=0.68, left=0.03, right=0.97)
     return fig
 
 

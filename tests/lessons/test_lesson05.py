@@ -120,6 +120,16 @@ def test_breakdown_groups():
     assert widgets.memory_bytes(124_439_808) == {"float32": 497_759_232, "bfloat16": 248_879_616}
 
 
+def test_the_memory_is_shown_in_the_unit_that_fits_it():
+    """The tiny preset's weights (about 0.4 MB) read as MB, not '0.00 GB'; GPT-2 small's as MB,
+    GPT-3's as GB: always two or three significant figures, never a zero."""
+    assert widgets.readable_bytes(497_759_232) == "497.8 MB"
+    assert widgets.readable_bytes(431_104) == "431.1 KB" and widgets.readable_bytes(4_311_040) == "4.31 MB"
+    assert widgets.readable_bytes(698_400_000_000) == "698.4 GB" and widgets.readable_bytes(512) == "512 bytes"
+    tiny = widgets.summary_text(widgets.breakdown(**args(widgets.PRESETS["course tiny model"])))
+    assert " 0.00 " not in tiny and re.search(r"weights alone: [\d.]+ (KB|MB) in float32", tiny), tiny
+
+
 def _shown_count(explorer) -> int:
     return int(re.search(r"([\d,]+) parameters", explorer.summary.value).group(1).replace(",", ""))
 
