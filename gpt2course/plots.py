@@ -28,8 +28,9 @@ def grey_image(ax, table: np.ndarray, title: str = "") -> None:
     ax.set_title(title, fontsize=10)
 
 
-def columns(ax, table: np.ndarray, chosen, title: str = "", start: int = 0) -> None:
-    """Chosen columns of the table against position, each labelled with its roughness."""
+def columns(ax, table: np.ndarray, chosen, title: str = "", start: int = 0, legend_beside: bool = False) -> None:
+    """Chosen columns of the table against position, each labelled with its roughness; the legend
+    inside the axes, or beside them (a figure of its own: with six curves no corner is free)."""
     table = positions.check_table(table)
     rough = positions.roughness(table, start=min(start, table.shape[0] - 2))
     t = np.arange(table.shape[0])
@@ -39,7 +40,10 @@ def columns(ax, table: np.ndarray, chosen, title: str = "", start: int = 0) -> N
     ax.set_xlabel("position t")
     ax.set_ylabel("value")
     ax.set_title(title, fontsize=10)
-    ax.legend(fontsize=7, loc="best")
+    if legend_beside:
+        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, borderaxespad=0.0)
+    else:
+        ax.legend(fontsize=7, loc="best")
 
 
 def heatmap(ax, similarity: np.ndarray, title: str = ""):
@@ -81,8 +85,8 @@ def column_figure(table: np.ndarray, chosen, title: str = "", start: int = 0):
     """A Figure (no pyplot state) with the chosen columns against position."""
     from matplotlib.figure import Figure
 
-    fig = Figure(figsize=(8.0, 3.2))
-    columns(fig.add_subplot(), table, chosen, title, start=start)
+    fig = Figure(figsize=(11.0, 3.4))   # about 880 px at the widget's 80 dpi: most of a JupyterLab cell
+    columns(fig.add_subplot(), table, chosen, title, start=start, legend_beside=True)
     fig.tight_layout()
     return fig
 
