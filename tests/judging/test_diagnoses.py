@@ -401,6 +401,12 @@ def test_an_integer_answer_for_floats_is_not_a_dtype_mistake_alone():
     assert _dtype_pairs(np.array([1.0, 2.0], np.float32), np.array([1.0, 2.0]), 1e-8) == {("float32", "float64")}
 
 
+def test_a_python_float_is_a_dtype_gap_only_when_its_value_is_right():
+    from grader.judging.diagnoses import _dtype_pairs
+    assert _dtype_pairs(1.0, np.float64(1.0), 1e-8) == {("python float", "float64")}
+    assert _dtype_pairs(2.0, np.float64(1.0), 1e-8) is None
+
+
 def test_a_python_float_of_the_wrong_value_is_a_wrong_value_not_a_dtype_mistake():
     source = TIED.replace("(1 - H ** 2)", "(1 - H ** 2)").format(loss="float(2 * loss)", dE="dE")
     for path in PATHS.values():
@@ -418,3 +424,19 @@ def test_torchs_product_crash_is_read_with_the_right_sizes():
     with pytest.raises(RuntimeError) as crash:
         torch.ones(4, 8) @ torch.ones(32, 5)   # four different sizes: none read in another's place
     assert _product_sizes(str(crash.value)) == (32, 8)
+
+
+LN_RIGHT = LN_PLUS_ONE.replace(" + bias + 1", " + bias")
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("name, source, named", [
+    ("layer_norm", LN_RIGHT.replace("return (x - mu) / sd * weight + bias", "return ((x - mu) / sd * weight + bias).swapaxes(-1, -2)"),
+     "returned transposed"),   # (B, T, d) cases too: the last two axes, not the first two
+    ("layer_norm", LN_RIGHT.replace("return (x - mu) / sd * weight + bias", "return ((x - mu) / sd * weight + bias).squeeze()"),
+     "an axis of length 1 dropped"),   # x of shape (3, 1, 7): the axis in the middle
+    ("tied_lm_loss_and_grad", TIED.format(loss="loss", dE="dE.T"), "dE: returned transposed"),   # the second item
+], ids=["transposed, batched", "axis dropped, in the middle", "the second item of a pair"])
+def test_a_rearranged_answer_is_named_where_it_is_rearranged(name, source, named, path):
+    v = PATHS[path](learner(name, source))
+    assert v.status == "failed" and v.mistakes == [named], v.message
