@@ -85,7 +85,8 @@ def column_figure(table: np.ndarray, chosen, title: str = "", start: int = 0):
     """A Figure (no pyplot state) with the chosen columns against position."""
     from matplotlib.figure import Figure
 
-    fig = Figure(figsize=(11.0, 3.4))   # about 880 px at the widget's 80 dpi: most of a JupyterLab cell
+    fig = Figure(figsize=(13.75, 3.6))   # 1,100 px at the widget's 80 dpi: a wide cell's width (a narrow
+    # cell shrinks it: JupyterLab draws output images at most as wide as the cell)
     columns(fig.add_subplot(), table, chosen, title, start=start, legend_beside=True)
     fig.tight_layout()
     return fig

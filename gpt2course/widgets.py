@@ -77,7 +77,7 @@ def bar_figure(counts: dict[str, int], title: str = ""):
     """One stacked horizontal bar, in millions of parameters (no pyplot state)."""
     from matplotlib.figure import Figure
 
-    fig = Figure(figsize=(9.6, 1.9))   # about 860 px at 90 dpi: most of a JupyterLab cell
+    fig = Figure(figsize=(12.2, 2.0))   # 1,100 px at 90 dpi: drawn to the cell's width (the Image's layout)
     ax = fig.add_subplot()
     left = 0.0
     for g in GROUPS:
@@ -122,7 +122,8 @@ class ParameterExplorer:
         self.bias = w.Checkbox(True, description="biases")
         self.preset = w.Dropdown(options=["custom"] + list(PRESETS), value="custom", description="preset")
         self.summary = w.HTML()
-        self.chart = w.Image(format="png")
+        # as wide as the cell, up to the PNG's own 1,100 px: a fixed 675 px left half a wide cell empty
+        self.chart = w.Image(format="png", layout=w.Layout(width="100%", max_width="1100px"))
         self._applying = False
         for control in (self.V, self.T, self.d, self.L, self.tied, self.bias):
             control.observe(self._changed, names="value")

@@ -391,13 +391,27 @@ def test_lesson_runs_in_jupyterlab(page, lab, lesson):
                             f"after running no widget rendered")
             if "parameter_explorer" in cell_source(lesson, i):
                 _move_a_slider(page, relpath, i)
+                _plot_fills_the_cell(page, relpath, i, ".widget-image")
             if "column_picker(" in cell_source(lesson, i):
                 _pick_another_column(page, relpath, i)
+                _plot_fills_the_cell(page, relpath, i, ".widget-output img")
 
     full_screenshot(page, SCREENSHOTS / f"{lesson.stem}.png")
     assert not page.page_errors, f"{relpath}: JavaScript errors: {page.page_errors[:3]}"
     saves = [line for line in lab["log"].read_text(errors="replace").splitlines() if "Saving file at" in line]
     assert not saves, f"JupyterLab wrote notebooks to disk: {saves}"
+
+
+def _plot_fills_the_cell(page, relpath: str, index: int, image_selector: str):
+    """A widget's plot is readable at JupyterLab's width: at least 80% of its cell's output area
+    (issue 29: lesson 07's was 560 px of 1,000)."""
+    cell = page.locator(".jp-Notebook .jp-Cell").nth(index)
+    image, area = cell.locator(image_selector).first, cell.locator(".jp-OutputArea").first
+    image.wait_for(timeout=15_000)
+    image_box, area_box = image.bounding_box(), area.bounding_box()
+    assert image_box and area_box and image_box["width"] >= 0.8 * area_box["width"], (
+        f"{relpath}: cell {index}: the plot is {image_box and image_box['width']:.0f} px wide in an output "
+        f"area of {area_box and area_box['width']:.0f} px (less than 80%)")
 
 
 def _move_a_slider(page, relpath: str, index: int):
