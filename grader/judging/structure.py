@@ -70,7 +70,8 @@ def count_difference(exercise, cases, answers, expected, failed):
             break
     if len(fits) != 1:
         return None
-    terms = fits[0]
+    # the term of the highest degree first: it decides the sign ("too few") for any sizes of note
+    terms = sorted(fits[0], key=lambda ct: (-len(ct[1]), -abs(ct[0])))
     what = _label(terms)
     few = "too few" if terms[0][0] < 0 else "too many"
     return [(f"{what} parameters {few}",

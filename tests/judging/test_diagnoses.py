@@ -440,3 +440,19 @@ LN_RIGHT = LN_PLUS_ONE.replace(" + bias + 1", " + bias")
 def test_a_rearranged_answer_is_named_where_it_is_rearranged(name, source, named, path):
     v = PATHS[path](learner(name, source))
     assert v.status == "failed" and v.mistakes == [named], v.message
+
+
+def test_a_count_off_by_two_terms_of_opposite_signs_says_so():
+    """c_fc's bias counted d long (3·L·d too few) and ln_f's bias counted twice (d too many): the
+    difference is 3·L·d - d too few, with its minus (the second term's sign is relative to the first)."""
+    source = """
+def count_gpt2_params(V, T, d, L, tied=True, bias=True):
+    blocks = 12 * d * d + (4 * d if bias else 2 * d)
+    if bias:
+        blocks += 3 * d + d + d + d
+    final = 3 * d if bias else d
+    return V * d + T * d + L * blocks + final + (0 if tied else V * d)
+"""
+    for path in PATHS.values():
+        v = path(learner("count_gpt2_params", source))
+        assert v.status == "failed" and v.mistakes == ["3·L·d - d parameters too few"], v.message
