@@ -456,3 +456,31 @@ def count_gpt2_params(V, T, d, L, tied=True, bias=True):
     for path in PATHS.values():
         v = path(learner("count_gpt2_params", source))
         assert v.status == "failed" and v.mistakes == ["3·L·d - d parameters too few"], v.message
+
+
+COUNT_FC_BIAS_D = """
+def count_gpt2_params(V, T, d, L, tied=True, bias=True):
+    blocks = 12 * d * d + (4 * d if bias else 2 * d) + (3 * d + d + d + d if bias else 0)
+    return {wrap}(V * d + T * d + L * blocks + (2 * d if bias else d) + (0 if tied else V * d))
+"""
+
+
+@pytest.mark.parametrize("wrap", ["int", "np.int64"])
+def test_a_count_off_by_one_term_is_named_as_a_python_or_numpy_integer(wrap):
+    for path in PATHS.values():
+        v = path(learner("count_gpt2_params", COUNT_FC_BIAS_D.format(wrap=wrap)))
+        assert v.status == "failed" and v.mistakes == ["3·L·d parameters too few"], v.message
+
+
+def test_one_term_that_fits_is_named_though_two_terms_fit_too():
+    """Where every case has T = L + 1, 3·L·d is also 3·T·d - 3·d: the one-term reading is the
+    simpler, and it is named; two terms are tried only when no single term fits."""
+    from types import SimpleNamespace
+
+    from grader.judging.structure import count_difference
+    cases = [SimpleNamespace(raises=None, args={"V": V, "T": L + 1, "d": d, "L": L})
+             for V, d, L in ((50, 8, 3), (70, 16, 5), (90, 24, 2), (40, 32, 7))]
+    expected = [c.args["V"] * c.args["d"] + 12 * c.args["L"] * c.args["d"] ** 2 for c in cases]
+    answers = [e - 3 * c.args["L"] * c.args["d"] for e, c in zip(expected, cases)]
+    found = count_difference(None, cases, answers, expected, list(range(len(cases))))
+    assert found and found[0][0] == "3·L·d parameters too few", found
