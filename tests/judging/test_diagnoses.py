@@ -484,3 +484,32 @@ def test_one_term_that_fits_is_named_though_two_terms_fit_too():
     answers = [e - 3 * c.args["L"] * c.args["d"] for e, c in zip(expected, cases)]
     found = count_difference(None, cases, answers, expected, list(range(len(cases))))
     assert found and found[0][0] == "3·L·d parameters too few", found
+
+
+def test_a_valid_input_refused_is_named_only_when_the_learners_own_check_raised():
+    """A raise from a check the learner wrote (own True) names a check too strict; a crash inside
+    NumPy (own False) or an error of unknown origin (own None, an answer read from elsewhere) does not."""
+    from types import SimpleNamespace
+
+    from grader.judging.outcomes import Raised
+    from grader.judging.refusals import valid_input_refused
+    cases = [SimpleNamespace(raises=None, about="k equal to min(T, d)"), SimpleNamespace(raises=None, about="")]
+    for own, named in ((True, True), (False, False), (None, False)):
+        answers = [Raised("ValueError", ("ValueError",), "k too large", own), 1.0]
+        found = valid_input_refused(None, cases, answers, [2.0, 1.0], [0])
+        assert bool(found) is named, (own, found)
+
+
+def test_refusals_are_not_named_while_one_of_them_never_answered():
+    """A stub left for 1-D tables (no answer) beside 3-D tables computed: what a finished check
+    would do is not known yet, so no refusal is named."""
+    source = """
+def position_similarity(wpe):
+    if wpe.ndim == 1:
+        raise NotImplementedError("1-D tables: later")
+    unit = wpe / np.linalg.norm(wpe, axis=-1, keepdims=True)
+    return unit @ np.swapaxes(unit, -1, -2)
+"""
+    for path in PATHS.values():
+        v = path(learner("position_similarity", source))
+        assert v.status == "failed" and v.mistakes == [], v.message
