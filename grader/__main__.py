@@ -1,5 +1,5 @@
-"""python -m grader {stubs,grade,export,release,exercises,gradescope}: the instructor's and maintainer's
-commands."""
+"""python -m grader {stubs,grade,export,release,exercises,gradescope,timeout}: the instructor's and
+maintainer's commands."""
 from __future__ import annotations
 
 import argparse
@@ -235,6 +235,21 @@ def cmd_exercises(args) -> int:
     return 0
 
 
+def cmd_timeout(args) -> int:
+    from .batch.timing import report
+
+    lessons = [x.strip() for x in args.lessons.split(",") if x.strip()] if args.lessons else None
+    if args.factor <= 0:
+        print("error: --factor must be above 0, e.g. 10", file=sys.stderr)
+        return 2
+    try:
+        print(report(lessons, factor=args.factor))
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m grader", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -333,6 +348,11 @@ def main(argv=None) -> int:
     p.add_argument("--markdown", action="store_true",
                    help="print the README's lesson table instead (every lesson, in Markdown)")
     p.set_defaults(func=cmd_exercises)
+    p = sub.add_parser("timeout", help="a --timeout for grade, from the reference's own time on this machine")
+    p.add_argument("--lessons", help="the assignment's lessons, e.g. 01_embeddings,02_attention (default all)")
+    p.add_argument("--factor", type=float, default=10.0,
+                   help="how many times the slowest exercise's reference time to allow (default 10)")
+    p.set_defaults(func=cmd_timeout)
     args = parser.parse_args(argv)
     return args.func(args)
 

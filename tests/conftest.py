@@ -60,7 +60,7 @@ def xdist_group_of(item) -> str | None:
 
 # The groups that take minutes start first (xdist hands out work in collection order), so the
 # last minutes are not one worker retraining the tiny model while the other waits.
-FIRST = ("tiny", "hostile-", "browser", "edition-", "learner-corpus", "release")
+FIRST = ("tiny", "hostile-", "browser", "edition-", "site", "learner-corpus", "release", "gradescope")
 
 
 def _start_rank(item) -> int:

@@ -28,12 +28,16 @@ from .records import Submission
 from .report import LATE as CANVAS_LATE  # lms.py's note for a LATE_ file name
 
 
+PENDING = "pending: not graded yet (the run stopped first): run the same command again"
+
+
 @dataclass
 class Row(Submission):
     identity: dict = field(default_factory=dict)   # LMS ids and names, for ``grader export``
     late: dict | None = None                       # days, rule, share of the points kept, evidence
     class_problems: list[str] = field(default_factory=list)  # the roster's and the late rule's words
     absent: bool = False                           # on the roster, handed in nothing
+    pending: bool = False                          # handed in, not graded yet (a run stopped first)
 
     @property
     def total(self) -> float:
@@ -74,8 +78,11 @@ class ClassList:
 
     def rows(self, pairs) -> list[Row]:
         """``pairs``: (learner, saved result or None) for every learner of the batch. The
-        saved ones presented, then a row for each roster entry no learner matches."""
-        rows = [self.present(sub, x) for x, sub in pairs if sub is not None]
+        saved ones presented, a learner not graded yet as pending (a run interrupted leaves the
+        gradebook saying so, not silent about them), then a row for each roster entry no
+        learner matches."""
+        rows = [self.present(sub, x) if sub is not None else
+                Row(x.name, problem=PENDING, identity=_identity(x, self.entry(x)), pending=True) for x, sub in pairs]
         names = {r.name.casefold() for r in rows} | {x.name.casefold() for x, _ in pairs}
         for e in self.absent([x for x, _ in pairs]):
             name = e.row_id if e.row_id.casefold() not in names else f"{e.row_id}--roster"

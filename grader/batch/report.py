@@ -104,8 +104,8 @@ def problem_text(s, exercises) -> str:
     findings, unreadable notebooks, an id clash), each lesson of the assignment not graded,
     the exercises stopped by their time limit, and a late mark. A classlist.Row brings its
     own words for the roster and the late rule (``class_problems``), and one that stands for
-    a learner who handed in nothing (``absent``) only says so."""
-    missing = "" if getattr(s, "absent", False) else \
+    a learner who handed in nothing (``absent``) or is not graded yet (``pending``) only says so."""
+    missing = "" if getattr(s, "absent", False) or getattr(s, "pending", False) else \
         "; ".join(f"no notebook graded for lesson {x}" for x in missing_lessons(s, exercises))
     timed_out = [v.exercise for v in s.verdicts if "timed out after" in v.message]
     own = getattr(s, "class_problems", None)

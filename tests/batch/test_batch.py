@@ -95,11 +95,12 @@ def test_sigkill_midway_then_resume(tmp_path):
         time.sleep(0.05)
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
-    partial = rows(out)  # rebuilt atomically after each learner: a consistent prefix
-    names = [r["submission"] for r in partial]
+    partial = rows(out)  # rebuilt atomically after each learner: every learner, graded or pending
+    graded = [r["submission"] for r in partial if not r["problem"].startswith("pending")]
     finished = {p.stem for p in (out / ".state").glob("*.json")}
-    assert 1 <= len(names) < 8 and len(names) == len(set(names)) and set(names) <= finished
-    assert all(r["total"] == "2" for r in partial)
+    assert sorted(r["submission"] for r in partial) == [f"learner_{i}" for i in range(8)]
+    assert 1 <= len(graded) < 8 and set(graded) <= finished
+    assert all(r["total"] == ("2" if r["submission"] in graded else "0") for r in partial)
     again = subprocess.run(GRADE + [str(klass), "--out", str(out)], capture_output=True, text=True)
     assert again.returncode == 0
     assert "already graded" in again.stderr
@@ -457,10 +458,16 @@ def test_ctrl_c_stops_the_running_exercises_and_says_how_to_resume(tmp_path):
     assert proc.returncode == 130 and stopped_in < 30, (proc.returncode, stopped_in)  # not the 60 s timeout
     assert "interrupted: 1 of 2 learners are graded and saved" in rest and "Traceback" not in rest, rest
     assert "run the same command again" in rest
+    # the gradebook the interrupt leaves says who is not graded yet, rather than leaving them out
+    stopped = {r["submission"]: r for r in rows(out)}
+    assert sorted(stopped) == ["ann", "zed"] and stopped["zed"]["problem"].startswith("pending: not graded yet")
+    assert stopped["zed"]["total"] == "0" and not stopped["ann"]["problem"].startswith("pending")
+    assert json.loads((out / "report.json").read_text())["complete"] is False
     again = subprocess.run(GRADE + [str(klass), "--out", str(out), "--jobs", "2", "--timeout", "2"],
                            capture_output=True, text=True, timeout=120)
     assert again.returncode == 0 and "1 of 2 already graded" in again.stderr, again.stderr
     assert sorted(r["submission"] for r in rows(out)) == ["ann", "zed"]
+    assert not any(r["problem"].startswith("pending") for r in rows(out))
 
 
 def test_a_timed_out_exercise_says_which_tests_ran(tmp_path):
