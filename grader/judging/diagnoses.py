@@ -9,6 +9,7 @@ only when every failing case agrees on one reading, and says nothing otherwise: 
 is worse than none. The rules, in order; the first that finds something decides:
 
 - the input changed in place (the failure already says which argument): named;
+- a dict with every key asked for, right, and the same few more (structure.py: a separate head);
 - init_gpt (statistics): every failing tensor's standard deviation off by one factor, the same
   on every failing case, that a known expression of n_layer explains (sqrt(2): 1/sqrt(L) for
   1/sqrt(2L); 1/sqrt(3): a uniform draw); a tensor GPT-2 starts constant drawn at
@@ -22,19 +23,24 @@ is worse than none. The rules, in order; the first that finds something decides:
 - a crash where an input meets its own reduction over the last axis (reshapes.py: no keepdims);
 - values: every failing answer (or one item of a tuple) exactly the expected one times a
   constant factor, the same on every case, or times a size of the case's inputs that changes
-  from case to case (a sum for a mean, the count of the wrong axes);
+  from case to case (a sum for a mean, the count of the wrong axes, every element of a batch);
 - right on every input without a leading batch axis, wrong only on (some) inputs with one (or,
   an axis counted from the front, right on every batched input and failing on every other);
+- NumPy's crash read against the inputs' shapes (crashes.py): a table broadcast whole where its
+  first rows belong; an array sized by one axis of an input, indexed along another;
+- NaN or inf only on the inputs beyond exp's range in their dtype: the max not subtracted;
 - the cases that must raise (refusals.py): what came instead, per kind of reply;
 - the right numbers rearranged (reshapes.py): transposed, an axis of length 1 added or
-  dropped, a pair returned in the other order, a dict's tensors transposed;
+  dropped, a pair returned in the other order, a dict's tensors transposed; one entry fewer or
+  more at one end of one axis (a slice off by one);
 - the reference, run on the case's inputs with one of them changed (a table's rows shifted by
   one; layer 0 for the layer index; GPT-2 small's size for a size argument; a bias zeroed; a
   square projection made the identity; two same-shaped inputs swapped; a matrix transposed),
   reproduces the learner on every case, where the learner answered at least once;
 - one step more (reshapes.py): a softmax or GELU of the right answer, or an input added to it;
 - a constant offset; each column (or row) off by a factor of its own; a count off by one or two terms of the sizes, or blocks past the last one
-  (structure.py); a valid input refused by the learner's own check (refusals.py).
+  (structure.py); a valid input refused by the learner's own check, or of one kind (the cases'
+  `about`) crashing inside NumPy while the others pass (refusals.py).
 """
 from __future__ import annotations
 
@@ -46,11 +52,12 @@ import numpy as np
 from .compare import value_mismatch
 from .factors import axis_factors, constant_factor, constant_offset, dtype_mistake, size_factor
 from .outcomes import Broken, ChangedInputs, NotAttempted, Raised
-from .refusals import refusals, valid_input_refused
+from .crashes import input_used_whole, size_from_another_axis
+from .refusals import refusals, valid_input_crashed, valid_input_refused
 from .registry import FLOAT32_TOL, Case, Exercise, Mistake
-from .reshapes import one_step_more, rearranged, rearranged_items, without_keepdims
+from .reshapes import one_step_more, rearranged, rearranged_items, slice_off_by_one, without_keepdims
 from .stats import SIGMAS, summarize
-from .structure import count_difference, missing_layer
+from .structure import count_difference, extra_keys, missing_layer
 from .wire import is_plain_array
 
 _NO_ANSWER = (Broken, NotAttempted, ChangedInputs)
@@ -376,6 +383,51 @@ def _batch_axis(exercise, cases, answers, expected, failed):
              "idx.shape[0] are the batch size when there is one.")]
 
 
+# ------------------------------------------------------------------ exp overflowing
+def _exp_limit(value) -> float | None:
+    """The largest |x| whose exp is finite in this input's dtype (709.8 in float64), or None."""
+    if is_plain_array(value) and value.dtype.kind == "f" and value.size:
+        return math.log(float(np.finfo(value.dtype).max))
+    return None
+
+
+def _large(case: Case) -> bool:
+    return any(limit is not None and float(np.nanmax(np.abs(v))) > limit
+               for v in case.args.values() for limit in (_exp_limit(v),))
+
+
+def _not_finite(answer) -> bool:
+    if isinstance(answer, Raised):
+        return answer.own is False   # NumPy's or Python's crash, not a check of the learner's
+    if isinstance(answer, tuple):
+        return any(_not_finite(a) for a in answer)
+    if isinstance(answer, (float, np.generic)) or is_plain_array(answer):
+        with np.errstate(all="ignore"):
+            return answer.dtype.kind == "f" and not bool(np.isfinite(answer).all()) \
+                if hasattr(answer, "dtype") else not math.isfinite(answer)
+    return False
+
+
+def _overflow(exercise, cases, answers, expected, failed):
+    """Every failing case is one whose inputs lie beyond exp's range in their dtype, and the answer
+    there is NaN or infinite (or NumPy crashed on such numbers); an input within the range passes."""
+    values = [i for i, c in enumerate(cases) if not c.raises]
+    if not failed or set(failed) - set(values):
+        return None
+    if not all(_large(cases[i]) and _not_finite(answers[i]) and not _not_finite(expected[i]) for i in failed):
+        return None
+    if not any(i not in failed and not _large(cases[i]) for i in values):
+        return None
+    own = [m for m in exercise.mistakes if "without subtracting the max" in m.name]
+    if len(own) == 1:   # the catalogue's own name for it (one name for one mistake)
+        return [(own[0].name, own[0].explanation)]
+    return [("exp overflows on large inputs (no max subtracted)",
+             "Your answer is right on every test but those with inputs beyond exp's range (exp(x) is "
+             "inf from x = 710 in float64, 89 in float32), where it is NaN or infinite: inf / inf is "
+             "NaN. Subtract each row's maximum first: exp(x - max) / sum(exp(x - max)) is the same "
+             "softmax, and its largest term is exp(0) = 1.")]
+
+
 # ------------------------------------------------------------------ the reference on changed inputs
 # GPT-2 small's sizes, which a learner may type where the exercise passes them in
 _GPT2_SMALL = {"n_head": 12, "n_layer": 12, "d": 768, "n_embd": 768}
@@ -479,6 +531,7 @@ def _changed_reference(exercise, cases, answers, expected, failed):
 
 
 # the order of the rules: the first that explains every failure decides (the module's docstring)
-RULES = (_changed_inputs, _init_statistics, _dtype_only, _transposed, without_keepdims, constant_factor,
-         size_factor, _batch_axis, refusals, rearranged, rearranged_items, _changed_reference, one_step_more,
-         constant_offset, axis_factors, count_difference, missing_layer, valid_input_refused)
+RULES = (_changed_inputs, extra_keys, _init_statistics, _dtype_only, _transposed, without_keepdims, constant_factor,
+         size_factor, _batch_axis, input_used_whole, size_from_another_axis, _overflow, refusals, rearranged, rearranged_items, slice_off_by_one, _changed_reference, one_step_more,
+         constant_offset, axis_factors, count_difference, missing_layer, valid_input_refused,
+         valid_input_crashed)

@@ -143,7 +143,8 @@ def _per_case_factors(pairs):
 
 def _sizes(args: dict):
     """(label, value) of every axis length of the case's array inputs, from the end, and their
-    reciprocals: the sizes a mean or a sum could have used instead."""
+    reciprocals, then each input's whole size: the sizes a mean or a sum could have used instead
+    (a 1-D input's size is its length, named first; a batched one's is B * T)."""
     for name, value in args.items():
         if is_plain_array(value):
             for ax in range(1, value.ndim + 1):
@@ -156,6 +157,9 @@ def _sizes(args: dict):
                 n = int(np.prod(value.shape[1:]))
                 yield f"{name}.size / {name}.shape[0]", float(n)
                 yield f"{name}.shape[0] / {name}.size", 1.0 / n
+            if value.ndim >= 1 and value.size:   # every element: a sum over (B, T) where a mean belongs
+                yield f"{name}.size", float(value.size)
+                yield f"1/{name}.size", 1.0 / value.size
 
 
 def size_factor(exercise, cases, answers, expected, failed):

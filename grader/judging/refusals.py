@@ -89,3 +89,22 @@ def valid_input_refused(exercise, cases, answers, expected, failed):
     return [(f"{what} refused",
              f"Your own check raises {answers[wrong[0]].type_name} on {what}, which the exercise "
              "accepts: look at the check's comparison (> or >=, the limit it uses).")]
+
+
+def valid_input_crashed(exercise, cases, answers, expected, failed):
+    """Every failing case is a valid input of one or two kinds (the cases' `about`), on which the
+    function crashed inside NumPy or Python, and some valid input passed: that kind not handled."""
+    values = [i for i, c in enumerate(cases) if not c.raises]
+    wrong = [i for i in failed if not cases[i].raises]
+    if not wrong or len(wrong) == len(values) or set(failed) - set(wrong):
+        return None
+    if not all(isinstance(answers[i], Raised) and answers[i].own is False and cases[i].about for i in wrong):
+        return None
+    abouts = sorted({cases[i].about for i in wrong})
+    if len(abouts) > 2:
+        return None
+    what = " or ".join(abouts)
+    return [(f"{what} not handled",
+             f"Your function is right on the other tests but crashes ({answers[wrong[0]].type_name}, "
+             f"inside NumPy or Python) on {what}, which the exercise accepts: follow that input "
+             "through your code and handle it.")]

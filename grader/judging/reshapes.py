@@ -139,6 +139,71 @@ def rearranged_items(exercise, cases, answers, expected, failed):
     return [(f"{what}: {name}", says.format(what=f"`{what}`", returns=""))]
 
 
+# ------------------------------------------------------------------ a slice one too short or too long
+_ENDS = {
+    "short end": ("one {unit} short (a slice or range that stops one early)", "without its last {unit}"),
+    "short start": ("one {unit} short (a slice or range that starts one late)", "without its first {unit}"),
+    "long end": ("one {unit} too many (a slice or range that stops one late)", "with one {unit} more at the end"),
+    "long start": ("one {unit} too many (a slice or range that starts one early)", "with one {unit} more at the start"),
+}
+
+
+def _off_by_one_slices(a, e, tol):
+    """{(axis counted from the end, reading)} where ``a`` is ``e`` with one entry fewer or more
+    at one end of one axis, the rest equal."""
+    if not (is_plain_array(a) and is_plain_array(e)) or a.ndim != e.ndim or a.dtype != e.dtype:
+        return set()
+    differ = [k for k in range(a.ndim) if a.shape[k] != e.shape[k]]
+    if len(differ) != 1 or abs(a.shape[differ[0]] - e.shape[differ[0]]) != 1:
+        return set()
+    k = differ[0]
+    cut = lambda x, s: x[(slice(None),) * k + (s,)]
+    short, long_ = (a, e) if a.shape[k] < e.shape[k] else (e, a)
+    how = "short" if short is a else "long"
+    found = set()
+    for end, s in (("end", slice(None, -1)), ("start", slice(1, None))):
+        if value_mismatch(short, cut(long_, s), tol) is None:
+            found.add((k - a.ndim, f"{how} {end}"))
+    return found
+
+
+def _unit(axis: int, ndim: int) -> str:
+    if ndim == 2:
+        return "column" if axis == -1 else "row"
+    return "entry" if ndim == 1 else f"entry along axis {axis}"
+
+
+def slice_off_by_one(exercise, cases, answers, expected, failed):
+    """Every failing answer (or one item of a returned tuple, the others right) is the expected
+    one with one entry fewer or more at the same end of the same axis: an off-by-one slice."""
+    if exercise.judge is not None or not failed or any(cases[i].raises for i in failed):
+        return None
+    common = None
+    for i in failed:
+        a, e, tol = answers[i], expected[i], cases[i].tolerance(exercise.tolerance)
+        pairs = list(zip(a, e)) if isinstance(a, tuple) and isinstance(e, tuple) and len(a) == len(e) else [(a, e)]
+        if isinstance(e, tuple) and len(pairs) == 1 and not isinstance(a, tuple):
+            return None
+        here = set()
+        for k, (x, y) in enumerate(pairs):
+            others_right = all(value_mismatch(p, q, tol) is None for j, (p, q) in enumerate(pairs) if j != k)
+            if others_right:
+                item = (exercise.returns[k] if k < len(exercise.returns) else f"item {k}") if len(pairs) > 1 else ""
+                here |= {(item, axis, how, y.ndim) for axis, how in _off_by_one_slices(x, y, tol)}
+        common = here if common is None else common & here
+        if not common:
+            return None
+    if len(common) != 1:
+        return None
+    (item, axis, how, ndim), = common
+    name, says = _ENDS[how]
+    unit = _unit(axis, ndim)
+    subject = f"`{item}`" if item else "your answer"
+    return [((f"{item}: " if item else "") + name.format(unit=unit),
+             f"On every failing test {subject} is the expected one {says.format(unit=unit)}: look at the "
+             "bounds of the slice or range that builds it (a:b holds b - a entries; b itself is left out).")]
+
+
 # ------------------------------------------------------------------ the right answer, then one step more
 def _softmax(x):
     z = np.exp(x - x.max(axis=-1, keepdims=True))

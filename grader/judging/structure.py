@@ -108,3 +108,28 @@ def missing_layer(exercise, cases, answers, expected, failed):
              "Every failing test stops with a KeyError for h.<i>.* where i is past the model's last "
              "block: read the number of blocks from the keys (the largest i in h.<i>. plus one), not "
              "from GPT-2 small's 12 or from the number of keys.")]
+
+
+def extra_keys(exercise, cases, answers, expected, failed):
+    """Every failing answer is a dict holding every key asked for and the same few more, and passes
+    once those are left out: tensors the exercise does not ask for (a separate head)."""
+    from .reshapes import _passes   # the exercise's own comparison, its judge where it has one
+    if not failed or any(cases[i].raises for i in failed):
+        return None
+    common = None
+    for i in failed:
+        a, e = answers[i], expected[i]
+        if not (isinstance(a, dict) and isinstance(e, dict)) or set(e) - set(a) or set(a) == set(e):
+            return None
+        if not _passes(exercise, cases[i], {k: a[k] for k in e}, e):
+            return None
+        here = {re.sub(r"^(transformer\.)?h\.\d+\.", "h.*.", str(k)) for k in set(a) - set(e)}
+        common = here if common is None else common & here
+        if common != here:
+            return None
+    keys = ", ".join(f"`{k}`" for k in sorted(common))
+    tied = (" GPT-2's output head is `wte` itself (logits = h @ wte.T): there is no head tensor."
+            if any("head" in k for k in common) else "")
+    return [(f"extra {keys} in the dict",
+             f"Your dict holds every tensor asked for, right, and {keys} besides, which the exercise "
+             f"does not ask for: return exactly its keys.{tied}")]

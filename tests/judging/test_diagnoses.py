@@ -281,6 +281,17 @@ BLIND = [
      "leading batch axis not handled"),
     ("each column off by a factor of its own", "round2", "l07_pca_unit_scores", "each column off by a factor of its own"),
     ("a table read transposed", "round2", "l07_sim_columns", "`wpe` read transposed (its columns for its rows)"),
+    ("a table used whole", "round5", "l01_embed_mistake_whole_wpe", "all of `wpe` used where its first rows belong"),
+    ("an array sized by another axis of an input", "round2", "l01_onehot_width_d",
+     "an array sized `wte.shape[1]` where `wte.shape[0]` belongs"),
+    ("a slice one short", "round4", "l08_get_batch_mistake_y_from_x",
+     "y: one column short (a slice or range that stops one early)"),
+    ("a kind of valid input that crashes", "round5", "l08_sample_next_mistake_topk_ge_V_crash",
+     "top_k larger than the vocabulary not handled"),
+    ("tensors the exercise does not ask for", "round5", "l04_init_gpt_mistake_head_key",
+     "extra `lm_head.weight` in the dict"),
+    ("a factor that is every element of a batch", "round5", "l04_tied_lm_loss_and_grad_mistake_grad_not_divided_by_N",
+     "dE: off by a factor idx.size"),
     ("two gaps read apart", "round4", "l06_load_hf_state_dict_mistake_keeps_lm_head",
      ["an input the exercise allows refused",
       "the error for an mlp.c_proj weight with 35 rows leaves out what it should name"]),
@@ -513,3 +524,23 @@ def position_similarity(wpe):
     for path in PATHS.values():
         v = path(learner("position_similarity", source))
         assert v.status == "failed" and v.mistakes == [], v.message
+
+
+def test_exp_overflowing_is_named_by_the_catalogue_where_it_has_the_name_and_by_the_evidence_elsewhere():
+    """sample_next catalogues the softmax without its max shift; an exercise that did not would
+    still name what the evidence shows: NaN only on the inputs beyond exp's range."""
+    import dataclasses
+    name, source = _blind("round5", "l08_sample_next_mistake_no_max_shift")
+    fn = learner(name, source)
+    assert evaluate(fn).mistakes == ["softmax without subtracting the max"]
+    ex = registry.get(name)
+    bare = dataclasses.replace(ex, mistakes=[m for m in ex.mistakes if "max" not in m.name])
+    cases = bare.cases()
+    answers = [call_answer(fn, c) for c in cases]
+    expected = reference_answers(bare, cases)
+    v = judge(bare, cases, answers, expected, mistake_answers_for(bare, cases))
+    assert v.mistakes == ["exp overflows on large inputs (no max subtracted)"], v.message
+    right = learner(name, _blind("round5", "l08_sample_next_right_inverse_cdf")[1])
+    answers = [call_answer(right, c) for c in cases]
+    v = judge(bare, cases, answers, expected, mistake_answers_for(bare, cases))
+    assert v.status == "passed" and v.mistakes == [], v.message
