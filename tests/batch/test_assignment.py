@@ -124,3 +124,13 @@ def test_the_file_fixes_max_total_though_nobody_handed_a_lesson_in(tmp_path):
                           capture_output=True, text=True)
     assert proc.returncode == 2 and "due = 2025-03-14T23:59:00 has no time zone" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize("percent, ok", [(100, True), (100.5, False), (0.5, True), (0, False)])
+def test_a_penalty_may_take_everything_after_a_day_but_no_more(tmp_path, percent, ok):
+    text = LESSONS + f'due = 2025-03-14T23:59:00Z\n[late]\nrule = "penalty"\npercent_per_day = {percent}\n'
+    if ok:
+        assert af.load(write(tmp_path, text)).late.factor(1) == pytest.approx(max(0.0, 1 - percent / 100))
+    else:
+        with pytest.raises(af.AssignmentError, match="at most 100"):
+            af.load(write(tmp_path, text))

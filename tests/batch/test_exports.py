@@ -260,3 +260,38 @@ def test_a_feedback_file_behind_a_link_is_not_followed(tmp_path):
     assert {k: v[1] for k, v in files.items()} == {12: b"ann's"}
     assert made.problems == ["bob: no feedback/bob/feedback.md to send (its grade is in the worksheet): run the same "
                              "`grader grade` command again to write it"]
+
+
+def test_canvas_s_points_possible_is_the_lms_s_not_the_grader_s(tmp_path):
+    folder = graded_folder(tmp_path, [row("ann", canvas_id="4021")])   # the grader's max_total: 2
+    (tmp_path / "a.toml").write_text('lessons = ["01_embeddings"]\n[lms]\nassignment_id = 7\npoints_possible = 10\n')
+    run(EXPORT + ["canvas", str(folder), "--out", str(tmp_path / "x"), "--assignment", str(tmp_path / "a.toml")])
+    _, _, points, grades = canvas_import((tmp_path / "x" / "canvas_gradebook_import.csv").read_text())
+    assert (points, grades) == ("10", {4021: "7.5"})   # 1.5 of 2 is 7.5 of 10
+
+
+def test_moodle_s_zip_folders_keep_the_participant_number_readable_whatever_the_name(tmp_path):
+    folder = graded_folder(tmp_path, [row("ann", moodle_id="12") | {"identity": {"moodle_id": "12", "name": "Lee_Ann"}},
+                                      row("bob", moodle_id="13") | {"identity": {"moodle_id": "13", "name": "Bob/..\\_ Ray"}}])
+    for who in ("ann", "bob"):
+        (folder / "feedback" / who).mkdir(parents=True)
+        (folder / "feedback" / who / "feedback.md").write_text(f"{who}'s")
+    made = exports.make("moodle", exports.load(folder))
+    files = moodle_feedback_zip(made.files["moodle_feedback_files.zip"])
+    assert {k: v[1] for k, v in files.items()} == {12: b"ann's", 13: b"bob's"}
+
+
+def test_moodle_s_advice_to_allow_updates_comes_only_without_moodle_s_own_times(tmp_path):
+    advice = "Allow updating records"
+    without = exports.make("moodle", exports.load(graded_folder(tmp_path, [row("ann", moodle_id="12")])))
+    assert any(advice in n for n in without.notes)
+    with_times = exports.make("moodle", exports.load(graded_folder(
+        tmp_path, [row("ann", moodle_id="12", grade_modified="Monday, 17 March 2025, 9:02 AM")])))
+    assert not any(advice in n for n in with_times.notes)
+
+
+def test_the_plain_export_shows_a_formula_as_text(tmp_path):
+    folder = graded_folder(tmp_path, [row("ann") | {"identity": {"name": '=HYPERLINK("http://x.example","click")',
+                                                                 "email": "@SUM(1)"}}])
+    (learner,) = csv.DictReader(io.StringIO(exports.make("csv", exports.load(folder)).files["grades.csv"].decode()))
+    assert learner["name"].startswith("'=") and learner["email"].startswith("'@")

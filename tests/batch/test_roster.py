@@ -111,3 +111,22 @@ def test_a_roster_that_is_not_utf8_says_how_to_export_it(tmp_path):
     (tmp_path / "r.csv").write_bytes("id,name\nann,Åsa\n".encode("utf-16"))
     with pytest.raises(ro.RosterError, match="UTF-8"):
         ro.read(tmp_path / "r.csv")
+
+
+def test_moodle_s_dash_for_no_submission_is_no_time_and_no_problem(tmp_path):
+    r = read(tmp_path, MOODLE.replace('Participant 12347,Raj Patel,raj@example.edu,"Submitted for grading",,10.00,Yes,"sometime"',
+                                      'Participant 12347,Raj Patel,raj@example.edu,"No submission",,10.00,Yes,-'))
+    assert all(e.submitted is None for e in r.entries if e.moodle_id != "12345") and r.problems == []
+
+
+def test_a_plain_roster_s_lms_ids_stay_in_their_own_fields(tmp_path):
+    r = read(tmp_path, "id,name,canvas_id,moodle_id\nann,Ann Lee,4021,12345\n")
+    (ann,) = r.entries
+    assert (ann.canvas_id, ann.moodle_id) == ("4021", "12345")
+    assert ann.keys == (("id", "ann"), ("Canvas", "4021"), ("Moodle", "12345"))
+
+
+def test_two_ids_that_share_one_canvas_user_are_one_learner_listed_once(tmp_path):
+    r = read(tmp_path, "id,name,canvas_id\nann,Ann Lee,4021\nann2,Ann again,4021\n")
+    assert [e.row_id for e in r.entries] == ["ann"]
+    assert any("a second row for Canvas 4021" in p for p in r.problems), r.problems

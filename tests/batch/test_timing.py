@@ -33,3 +33,28 @@ def test_bad_input_is_refused_with_what_to_do(args, says):
     done = subprocess.run([sys.executable, "-m", "grader", "timeout", *args],
                           capture_output=True, text=True, timeout=300, cwd=ROOT)
     assert done.returncode == 2 and says in done.stderr and "Traceback" not in done.stderr, done.stderr
+
+
+class _Timed:
+    """An exercise whose reference takes the seconds each case says: public cases 0.02 s each,
+    one hidden case 0.2 s."""
+    name, lesson = "timed", "00_timed"
+
+    @staticmethod
+    def reference(seconds):
+        import time
+        time.sleep(seconds)
+        return seconds
+
+    def cases(self, hidden=False):
+        from grader.judging.registry import Case
+        public = [Case({"seconds": 0.02}) for _ in range(3)]
+        return public + ([Case({"seconds": 0.2})] if hidden else [])
+
+
+def test_the_time_is_every_case_s_hidden_ones_included_and_the_floor_holds(monkeypatch):
+    monkeypatch.setattr(timing.registry, "load_all", lambda: {"timed": _Timed()})
+    seconds, [(name, total, slowest)] = timing.suggest(factor=100.0, floor=1.0)
+    assert name == "timed" and 0.26 <= total < 0.5 and 0.2 <= slowest < total   # 3 x 0.02 + 0.2
+    assert seconds == -(-100.0 * total // 1) and seconds >= 26   # all the cases, not the slowest one (20)
+    assert timing.suggest(factor=1.0, floor=7.0)[0] == 7.0        # below the floor: the floor
