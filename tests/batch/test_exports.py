@@ -295,3 +295,20 @@ def test_the_plain_export_shows_a_formula_as_text(tmp_path):
                                                                  "email": "@SUM(1)"}}])
     (learner,) = csv.DictReader(io.StringIO(exports.make("csv", exports.load(folder)).files["grades.csv"].decode()))
     assert learner["name"].startswith("'=") and learner["email"].startswith("'@")
+
+
+def test_a_report_that_does_not_say_it_is_complete_is_not_exported(tmp_path):
+    (tmp_path / "g").mkdir()
+    (tmp_path / "g" / "report.json").write_text(json.dumps({"max_total": 2, "submissions": [row("ann", canvas_id="4021")]}))
+    assert "not finished" in run(EXPORT + ["csv", str(tmp_path / "g"), "--out", str(tmp_path / "x")], code=2).stderr
+
+
+def test_export_s_assignment_file_wins_over_the_one_grading_used(tmp_path):
+    (tmp_path / "old.toml").write_text('lessons = ["01_embeddings"]\n[lms]\nassignment_id = 5\n')
+    (tmp_path / "new.toml").write_text('lessons = ["01_embeddings"]\n[lms]\nassignment_id = 7\n')
+    from grader.batch import assignment as af
+    folder = graded_folder(tmp_path, [row("ann", canvas_id="4021")], assignment=af.load(tmp_path / "old.toml").to_dict())
+    run(EXPORT + ["canvas", str(folder), "--out", str(tmp_path / "x"), "--assignment", str(tmp_path / "new.toml")])
+    assert canvas_import((tmp_path / "x" / "canvas_gradebook_import.csv").read_text())[1] == "7"
+    run(EXPORT + ["canvas", str(folder), "--out", str(tmp_path / "y")])   # without it: the one grading used
+    assert canvas_import((tmp_path / "y" / "canvas_gradebook_import.csv").read_text())[1] == "5"

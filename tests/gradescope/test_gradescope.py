@@ -327,3 +327,18 @@ def test_setup_says_which_walls_the_image_gives(gradescope, learner_python):
     uid = said["--isolation uid"]  # yes, unless not root or (another machine) a Python others cannot read
     assert uid == "yes" or not privileged() and "needs root" in uid or "cannot read the Python installation" in uid
     assert stat.S_IMODE(os.stat(gradescope / "source").st_mode) == 0o700  # locked down as a run would
+
+
+def test_the_limit_follows_the_submission_timeout_and_flags_override_the_file(tmp_path):
+    (tmp_path / "a.toml").write_text('lessons = ["01_embeddings"]\n[points]\nembed = 2\n')
+    (tmp_path / "points.json").write_text('{"embed": 5}')
+    proc = subprocess.run([sys.executable, "-m", "grader", "gradescope", "--out", str(tmp_path / "out"),
+                           "--assignment", str(tmp_path / "a.toml"), "--points", str(tmp_path / "points.json"),
+                           "--timeout", "7", "--submission-timeout", "300"],
+                          capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    assert f"stops after {300 + 120} s" in proc.stdout   # the whole submission's time, not one exercise's
+    with zipfile.ZipFile(tmp_path / "out" / "autograder.zip") as zf:
+        settings = json.loads(zf.read("settings.json"))
+        assert "420" in zf.read("run_autograder").decode()
+    assert settings["points"]["embed"] == 5   # the flag over the file, as in `grade`
