@@ -159,7 +159,9 @@ def test_report_json_agrees_with_the_gradebook_on_every_learner_and_exercise(tmp
     assert sorted(table) == sorted(s["name"] for s in report["submissions"]) == ["ann", "bob", "slow"]
     for s in report["submissions"]:
         row = table[s["name"]]
-        assert (s["problem"] or "") == row["problem"] and float(row["total"]) == s["total"]
+        # the gradebook shows totals to two decimals (a timed-out exercise keeps the cases that ran
+        # before its limit, so a total like 1.125 comes up when the machine is busy)
+        assert (s["problem"] or "") == row["problem"] and float(row["total"]) == round(s["total"], 2)
         assert float(row["max_total"]) == s["max_total"] == report["max_total"]
         points = {v["exercise"]: v["points"] for v in s["verdicts"]}
         assert sorted(points) == sorted(exercise_columns)
