@@ -10,14 +10,10 @@ import re
 import numpy as np
 
 from .outcomes import Raised
+from .reshapes import _BROADCAST, _shape   # NumPy's broadcast message, read as without_keepdims reads it
 from .wire import is_plain_array
 
-_BROADCAST = re.compile(r"operands could not be broadcast together with shapes \(([\d, ]*)\) \(([\d, ]*)\)")
 _INDEX = re.compile(r"index (-?\d+) is out of bounds for axis \d+ with size (\d+)")
-
-
-def _shape(text: str) -> tuple[int, ...]:
-    return tuple(int(x) for x in text.replace(" ", "").split(",") if x)
 
 
 def _arrays(args: dict):

@@ -397,14 +397,15 @@ def _large(case: Case) -> bool:
 
 
 def _not_finite(answer) -> bool:
+    """NumPy's or Python's crash (not a check of the learner's), or a NaN or inf among the numbers."""
     if isinstance(answer, Raised):
-        return answer.own is False   # NumPy's or Python's crash, not a check of the learner's
+        return answer.own is False
     if isinstance(answer, tuple):
         return any(_not_finite(a) for a in answer)
-    if isinstance(answer, (float, np.generic)) or is_plain_array(answer):
-        with np.errstate(all="ignore"):
-            return answer.dtype.kind == "f" and not bool(np.isfinite(answer).all()) \
-                if hasattr(answer, "dtype") else not math.isfinite(answer)
+    if type(answer) is float:
+        return not math.isfinite(answer)
+    if (isinstance(answer, np.generic) or is_plain_array(answer)) and answer.dtype.kind == "f":
+        return not bool(np.isfinite(answer).all())
     return False
 
 
@@ -423,8 +424,8 @@ def _overflow(exercise, cases, answers, expected, failed):
         return [(own[0].name, own[0].explanation)]
     return [("exp overflows on large inputs (no max subtracted)",
              "Your answer is right on every test but those with inputs beyond exp's range (exp(x) is "
-             "inf from x = 710 in float64, 89 in float32), where it is NaN or infinite: inf / inf is "
-             "NaN. Subtract each row's maximum first: exp(x - max) / sum(exp(x - max)) is the same "
+             "inf from x = 710 in float64, 89 in float32), where it is NaN or infinite or NumPy stops "
+             "on such numbers: inf / inf is NaN. Subtract each row's maximum first: exp(x - max) / sum(exp(x - max)) is the same "
              "softmax, and its largest term is exp(0) = 1.")]
 
 
@@ -531,7 +532,8 @@ def _changed_reference(exercise, cases, answers, expected, failed):
 
 
 # the order of the rules: the first that explains every failure decides (the module's docstring)
-RULES = (_changed_inputs, extra_keys, _init_statistics, _dtype_only, _transposed, without_keepdims, constant_factor,
-         size_factor, _batch_axis, input_used_whole, size_from_another_axis, _overflow, refusals, rearranged, rearranged_items, slice_off_by_one, _changed_reference, one_step_more,
+RULES = (_changed_inputs, extra_keys, _init_statistics, _dtype_only, _transposed, without_keepdims,
+         constant_factor, size_factor, _batch_axis, input_used_whole, size_from_another_axis, _overflow,
+         refusals, rearranged, rearranged_items, slice_off_by_one, _changed_reference, one_step_more,
          constant_offset, axis_factors, count_difference, missing_layer, valid_input_refused,
          valid_input_crashed)
