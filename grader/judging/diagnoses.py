@@ -56,6 +56,7 @@ from .crashes import input_used_whole, size_from_another_axis
 from .refusals import refusals, valid_input_crashed, valid_input_refused
 from .registry import FLOAT32_TOL, Case, Exercise, Mistake
 from .reshapes import one_step_more, rearranged, rearranged_items, slice_off_by_one, without_keepdims
+from .seeds import generator_unused
 from .stats import SIGMAS, summarize
 from .structure import count_difference, extra_keys, missing_layer
 from .wire import is_plain_array
@@ -144,7 +145,7 @@ def _init_statistics(exercise, cases, answers, expected, failed):
             n = min(s["n"], es["n"])
             ratio = s["std"] / es["std"]
             if abs(ratio - 1) > SIGMAS * math.sqrt(1.0 / (2 * n) * 2):
-                ratios.setdefault((_group(key), i), []).append((ratio, n))
+                ratios.setdefault((_group(key), i), []).append((ratio, n, es["std"]))
                 off.setdefault(_group(key), set()).add(re.sub(r"^h\.\d+\.", "", key))
     if dtypes:
         if len(dtypes) == 1 and not ratios and all(isinstance(answers[i], dict) for i in failed):
@@ -174,17 +175,19 @@ def _group(key: str) -> str:
     return "other weights (wte, wpe, c_attn, c_fc)"
 
 
-_STD_FACTORS = {  # name of the factor -> (its value for n_layer L, what it says)
-    "sqrt(2)": (lambda L: math.sqrt(2), "scaled by 1/sqrt(L) instead of 1/sqrt(2L)"),
-    "sqrt(L)": (lambda L: math.sqrt(L), "scaled by 1/sqrt(2) without the layer count L"),
-    "sqrt(2L)": (lambda L: math.sqrt(2 * L), "not scaled by 1/sqrt(2L) (std 0.02)"),
-    "1/sqrt(2)": (lambda L: 1 / math.sqrt(2), "scaled by 1/sqrt(4L) instead of 1/sqrt(2L)"),
-    "1/sqrt(L)": (lambda L: 1 / math.sqrt(L), "scaled by 1/sqrt(L)"),
-    "1/sqrt(2L)": (lambda L: 1 / math.sqrt(2 * L), "scaled by 1/sqrt(2L)"),
-    "2": (lambda L: 2.0, "twice as wide"),
-    "1/2": (lambda L: 0.5, "half as wide"),
-    "50": (lambda L: 50.0, "std 1 (the 0.02 scale left out)"),
-    "1/sqrt(3)": (lambda L: 1 / math.sqrt(3), "drawn uniformly on [-s, s] (std s/sqrt(3)) instead of from a normal with std s"),
+_STD_FACTORS = {  # name of the factor -> (its value for n_layer L and GPT-2's std s, what it says)
+    "sqrt(2)": (lambda L, s: math.sqrt(2), "scaled by 1/sqrt(L) instead of 1/sqrt(2L)"),
+    "sqrt(L)": (lambda L, s: math.sqrt(L), "scaled by 1/sqrt(2) without the layer count L"),
+    "sqrt(2L)": (lambda L, s: math.sqrt(2 * L), "not scaled by 1/sqrt(2L) (std 0.02)"),
+    "1/sqrt(2)": (lambda L, s: 1 / math.sqrt(2), "scaled by 1/sqrt(4L) instead of 1/sqrt(2L)"),
+    "1/sqrt(L)": (lambda L, s: 1 / math.sqrt(L), "scaled by 1/sqrt(L)"),
+    "1/sqrt(2L)": (lambda L, s: 1 / math.sqrt(2 * L), "scaled by 1/sqrt(2L)"),
+    "2": (lambda L, s: 2.0, "twice as wide"),
+    "1/2": (lambda L, s: 0.5, "half as wide"),
+    "50": (lambda L, s: 50.0, "std 1 (the 0.02 scale left out)"),
+    "1/sqrt(3)": (lambda L, s: 1 / math.sqrt(3), "drawn uniformly on [-s, s] (std s/sqrt(3)) instead of from a normal with std s"),
+    # numpy's normal(loc, scale) takes the std: a variance passed there draws with std s**2
+    "s, GPT-2's std itself (so s**2),": (lambda L, s: s, "drawn with the variance as the standard deviation (std s**2 for s)"),
 }
 
 
@@ -200,8 +203,8 @@ def _std_factor(cases, failed, ratios, off):
             return None
         fits = []
         for label, (value, says) in _STD_FACTORS.items():
-            if all(_near(r, value(cases[i].args["config"].n_layer), n)
-                   for (h, i), rs in ratios.items() if h == g for r, n in rs):
+            if all(_near(r, value(cases[i].args["config"].n_layer, want), n)
+                   for (h, i), rs in ratios.items() if h == g for r, n, want in rs):
                 fits.append((label, says))
         if len(fits) != 1:
             return None
@@ -532,7 +535,7 @@ def _changed_reference(exercise, cases, answers, expected, failed):
 
 
 # the order of the rules: the first that explains every failure decides (the module's docstring)
-RULES = (_changed_inputs, extra_keys, _init_statistics, _dtype_only, _transposed, without_keepdims,
+RULES = (_changed_inputs, extra_keys, _init_statistics, generator_unused, _dtype_only, _transposed, without_keepdims,
          constant_factor, size_factor, _batch_axis, input_used_whole, size_from_another_axis, _overflow,
          refusals, rearranged, rearranged_items, slice_off_by_one, _changed_reference, one_step_more,
          constant_offset, axis_factors, count_difference, missing_layer, valid_input_refused,

@@ -158,3 +158,17 @@ def _first_repeated(a: dict, b: dict) -> str | None:
                 all(math.isclose(p, q, rel_tol=0.0, abs_tol=1e-9) for p, q in zip(f, g)):
             return key
     return None
+
+
+def generator_unused(exercise, cases, answers, expected, failed):
+    """A diagnosis (diagnoses.py's rule): two cases alike but for the generator's state, in the
+    same state, answered differently, so the random numbers come from elsewhere. (The same
+    answer from two states is not named: an answer that draws nothing does the same.)"""
+    keys = {m.key for m in generator_mismatches(cases, answers).values() if m.kind == "differ"}
+    if len(keys) != 1:
+        return None
+    key, = keys
+    return [(f"random numbers not drawn from {key}",
+             f"Two calls with `{key}` in the same state gave different results, so the draws "
+             f"come from np.random.* or a generator of your own: draw every random number "
+             f"from `{key}` ({key}.integers, {key}.random, {key}.choice).")]

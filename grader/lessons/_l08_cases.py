@@ -66,6 +66,12 @@ def _batch(data, batch_size, block_size, seed):
     return {"data": data, "batch_size": batch_size, "block_size": block_size, "rng": case_rng(seed)}
 
 
+def _same_state(generator):
+    twin = case_rng(0)
+    twin.bit_generator.state = generator.bit_generator.state
+    return twin
+
+
 def _safe_seed(rng, n, batch_size):
     """A generator seed whose starts avoid 0 and whose one-too-far range avoids n (so a
     learner's wrong-way or past-the-end slice fails like the catalogued variants do)."""
@@ -93,6 +99,12 @@ def batch_hidden(rng):
                                (40, 1, 20, np.int32), (300, 16, 12, np.uint16)]:
         data = rng.integers(0, 56, size=n_ids).astype(dtype)
         cases.append(Case(_batch(data, B, T, _safe_seed(rng, n_ids - T, B))))
+    # the rule "draw from rng" shown by the answers: the same state twice, then another state
+    data = cases[0].args["data"]
+    cases.append(Case(_batch(data, 8, 16, 0) | {"rng": _same_state(cases[0].args["rng"])},
+                      about="the inputs of the first hidden test, rng in the same state"))
+    cases.append(Case(_batch(data, 8, 16, _safe_seed(rng, len(data) - 16, 8)),
+                      about="the inputs of the first hidden test, rng in another state"))
     window = rng.integers(0, 56, size=11).astype(np.uint8)
     cases.append(Case(_batch(window, 5, 10, 36), about="data holding exactly one window"))
     cases.append(Case(_batch(window[:10], 2, 10, 8), raises="ValueError", mention=("10",),

@@ -292,6 +292,11 @@ BLIND = [
      "extra `lm_head.weight` in the dict"),
     ("a factor that is every element of a batch", "round5", "l04_tied_lm_loss_and_grad_mistake_grad_not_divided_by_N",
      "dE: off by a factor idx.size"),
+    ("the variance passed as the std", "round6", "l04_init_gpt_mistake_variance_as_std",
+     ["other weights drawn with the variance as the standard deviation (std s**2 for s)",
+      "residual projections drawn with the variance as the standard deviation (std s**2 for s)"]),
+    ("draws not from the generator given", "round6", "l08_get_batch_mistake_global_random",
+     "random numbers not drawn from rng"),
     ("two gaps read apart", "round4", "l06_load_hf_state_dict_mistake_keeps_lm_head",
      ["an input the exercise allows refused",
       "the error for an mlp.c_proj weight with 35 rows leaves out what it should name"]),
@@ -399,7 +404,7 @@ def test_a_std_ratio_two_known_factors_explain_is_not_named():
     from grader.judging.diagnoses import _std_factor
     group = "residual projections (attn.c_proj.weight, mlp.c_proj.weight)"
     cases = [SimpleNamespace(args={"config": SimpleNamespace(n_layer=2)})]
-    ratios = {(group, 0): [(math.sqrt(2), 10_000), (math.sqrt(2), 10_000)]}
+    ratios = {(group, 0): [(math.sqrt(2), 10_000, 0.01), (math.sqrt(2), 10_000, 0.01)]}  # (ratio, n, GPT-2's std)
     off = {group: {"attn.c_proj.weight", "mlp.c_proj.weight"}}
     assert _std_factor(cases, [0], ratios, off) is None
     cases[0].args["config"].n_layer = 3   # now only sqrt(2) fits
