@@ -12,8 +12,10 @@ is worse than none. The rules, in order; the first that finds something decides:
 - a dict with every key asked for, right, and the same few more (structure.py: a separate head);
 - init_gpt (statistics): every failing tensor's standard deviation off by one factor, the same
   on every failing case, that a known expression of n_layer explains (sqrt(2): 1/sqrt(L) for
-  1/sqrt(2L); 1/sqrt(3): a uniform draw); a tensor GPT-2 starts constant drawn at
-  random; every tensor of another dtype;
+  1/sqrt(2L); 1/sqrt(3): a uniform draw; GPT-2's std itself: the variance passed as the
+  std); a tensor GPT-2 starts constant drawn at random; every tensor of another dtype;
+- two cases alike but for a generator in the same state, answered differently (seeds.py):
+  the random numbers not drawn from it;
 - the dtype alone wrong (the numbers right): upcast to float64, float32 for float64, a Python
   number for a NumPy scalar, another integer width;
 - a crash in a matrix product whose sizes (in NumPy's or torch's message) are those of exactly
