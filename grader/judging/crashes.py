@@ -111,3 +111,56 @@ def size_from_another_axis(exercise, cases, answers, expected, failed):
              f"Every failing test crashes indexing an array of length `{name}.shape[{used}]` with numbers "
              f"that run up to `{name}.shape[{needed}]`: build that array with `{name}.shape[{needed}]` "
              "entries along that axis.")]
+
+
+def size_from_the_data(exercise, cases, answers, expected, failed):
+    """Every failing case crashes in a product or a broadcast between a size that is an input's
+    axis and the largest value of an integer input plus one (a count read off the ids, V =
+    idx.max() + 1, where the table's size belongs); every passing case's ids reach that size."""
+    from .diagnoses import _product_sizes   # (diagnoses.py imports this module)
+    if not _crashes(cases, answers, failed):
+        return None
+    common = None
+    for i in failed:
+        message = answers[i].message
+        m = _BROADCAST.search(message)
+        pair = _product_sizes(message) or (m and _mismatched_sizes(_shape(m.group(1)), _shape(m.group(2))))
+        if not pair:
+            return None
+        axes = {(name, j): n for name, shape in _arrays(cases[i].args) for j, n in enumerate(shape)}
+        here = set()
+        for ids, value in _integer_arrays(cases[i].args):
+            reached = int(value.max()) + 1
+            if reached in axes.values():
+                continue   # a size of an input as well: which was meant cannot be told
+            for a, b in (pair, pair[::-1]):
+                if a == reached:
+                    here |= {(ids, name, j) for (name, j), n in axes.items() if n == b and name != ids}
+        common = here if common is None else common & here
+        if not common:
+            return None
+    if len(common) != 1:
+        return None
+    (ids, table, axis), = common
+    for i, case in enumerate(cases):   # the passing cases: ids reaching the whole size
+        if i in failed or case.raises:
+            continue
+        value, shape = case.args.get(ids), dict(_arrays(case.args)).get(table)
+        if not is_plain_array(value) or shape is None or value.size == 0 or int(value.max()) + 1 != shape[axis]:
+            return None
+    return [(f"a size taken from the ids (`{ids}.max() + 1`) where `{table}.shape[{axis}]` belongs",
+             f"Every failing test crashes where a size of {ids}.max() + 1 meets `{table}.shape[{axis}]`: "
+             f"the largest id in `{ids}` need not reach the end of `{table}`. Take the size from "
+             f"`{table}` itself; the tests that pass are those whose ids happen to reach its last row.")]
+
+
+def _integer_arrays(args: dict):
+    for name, value in args.items():
+        if is_plain_array(value) and value.dtype.kind in "iu" and value.size:
+            yield name, value
+
+
+def _mismatched_sizes(a: tuple, b: tuple):
+    """The one pair of sizes, aligned from the end, that cannot broadcast; else None."""
+    pairs = [(x, y) for x, y in zip(a[::-1], b[::-1]) if x != y and 1 not in (x, y)]
+    return pairs[0] if len(pairs) == 1 else None
