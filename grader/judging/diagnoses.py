@@ -29,7 +29,8 @@ is worse than none. The rules, in order; the first that finds something decides:
 - right on every input without a leading batch axis, wrong only on (some) inputs with one (or,
   an axis counted from the front, right on every batched input and failing on every other);
 - NumPy's crash read against the inputs' shapes (crashes.py): a table broadcast whole where its
-  first rows belong; an array sized by one axis of an input, indexed along another;
+  first rows belong; an array sized by one axis of an input, indexed along another; a size
+  read off the ids (idx.max() + 1) meeting a table's;
 - NaN or inf only on the inputs beyond exp's range in their dtype: the max not subtracted;
 - the cases that must raise (refusals.py): what came instead, per kind of reply;
 - the right numbers rearranged (reshapes.py): transposed, an axis of length 1 added or
@@ -39,6 +40,8 @@ is worse than none. The rules, in order; the first that finds something decides:
   one; layer 0 for the layer index; GPT-2 small's size for a size argument; a bias zeroed; a
   square projection made the identity; two same-shaped inputs swapped; a matrix transposed),
   reproduces the learner on every case, where the learner answered at least once;
+- the reference with one of its pieces (an earlier exercise it calls) swapped for one of that
+  piece's catalogued mistakes reproduces the learner on every case (pieces.py);
 - one step more (reshapes.py): a softmax or GELU of the right answer, or an input added to it;
 - a constant offset; each column (or row) off by a factor of its own; a count off by one or two terms of the sizes, or blocks past the last one
   (structure.py); a valid input refused by the learner's own check, or of one kind (the cases'
@@ -54,7 +57,8 @@ import numpy as np
 from .compare import value_mismatch
 from .factors import axis_factors, constant_factor, constant_offset, dtype_mistake, size_factor
 from .outcomes import Broken, ChangedInputs, NotAttempted, Raised
-from .crashes import input_used_whole, size_from_another_axis
+from .crashes import input_used_whole, size_from_another_axis, size_from_the_data
+from .pieces import piece_mistake
 from .refusals import refusals, valid_input_crashed, valid_input_refused
 from .registry import FLOAT32_TOL, Case, Exercise, Mistake
 from .reshapes import one_step_more, rearranged, rearranged_items, slice_off_by_one, without_keepdims
@@ -538,7 +542,8 @@ def _changed_reference(exercise, cases, answers, expected, failed):
 
 # the order of the rules: the first that explains every failure decides (the module's docstring)
 RULES = (_changed_inputs, extra_keys, _init_statistics, generator_unused, _dtype_only, _transposed, without_keepdims,
-         constant_factor, size_factor, _batch_axis, input_used_whole, size_from_another_axis, _overflow,
-         refusals, rearranged, rearranged_items, slice_off_by_one, _changed_reference, one_step_more,
+         constant_factor, size_factor, _batch_axis, input_used_whole, size_from_another_axis,
+         size_from_the_data, _overflow,
+         refusals, rearranged, rearranged_items, slice_off_by_one, _changed_reference, piece_mistake, one_step_more,
          constant_offset, axis_factors, count_difference, missing_layer, valid_input_refused,
          valid_input_crashed)

@@ -117,6 +117,19 @@ def block(x, params, layer, n_head):
     return x + mlp(layer_norm(x, P("ln_2.weight"), P("ln_2.bias")),
                    P("mlp.c_fc.weight"), P("mlp.c_fc.bias"), P("mlp.c_proj.weight"), P("mlp.c_proj.bias"))
 """
+GPT_POST_LN = """
+def gpt_logits(P, idx, n_head):
+    x = embed(P["wte"], P["wpe"], idx)
+    n_layer = 1 + max(int(k.split(".")[1]) for k in P if k.startswith("h."))
+    for l in range(n_layer):
+        W = lambda k: P[f"h.{l}.{k}"]
+        x = layer_norm(x + causal_self_attention(x, W("attn.c_attn.weight"), W("attn.c_attn.bias"),
+                                                 W("attn.c_proj.weight"), W("attn.c_proj.bias"), n_head),
+                       W("ln_1.weight"), W("ln_1.bias"))
+        x = layer_norm(x + mlp(x, W("mlp.c_fc.weight"), W("mlp.c_fc.bias"), W("mlp.c_proj.weight"),
+                               W("mlp.c_proj.bias")), W("ln_2.weight"), W("ln_2.bias"))
+    return layer_norm(x, P["ln_f.weight"], P["ln_f.bias"]) @ P["wte"].T
+"""
 INIT = """
 def init_gpt(config, seed):
     rng = np.random.default_rng(seed)
@@ -181,6 +194,14 @@ NAMED = [  # (id, exercise, source, the name)
     ("init_gpt: wpe with std 0.01", "init_gpt",
      INIT.format(proj="0.02 / math.sqrt(2 * L)").replace('"wpe": rng.normal(0, 0.02,', '"wpe": rng.normal(0, 0.01,'),
      "wpe half as wide"),
+    # a piece's catalogued mistake made inside a composite that does not catalogue it (pieces.py)
+    ("block: ReLU in the MLP's lines", "block", BLOCK_LAYER_ZERO.replace('params["h.0." + k]', 'params[f"h.{layer}.{k}"]')
+     .replace("""    return x + mlp(layer_norm(x, P("ln_2.weight"), P("ln_2.bias")),
+                   P("mlp.c_fc.weight"), P("mlp.c_fc.bias"), P("mlp.c_proj.weight"), P("mlp.c_proj.bias"))""",
+              """    h = layer_norm(x, P("ln_2.weight"), P("ln_2.bias"))
+    return x + np.maximum(h @ P("mlp.c_fc.weight") + P("mlp.c_fc.bias"), 0) @ P("mlp.c_proj.weight") + P("mlp.c_proj.bias")"""),
+     "ReLU instead of GELU"),
+    ("gpt_logits: post-LN blocks", "gpt_logits", GPT_POST_LN, "post-LN instead of pre-LN"),
     ("tied: -dE", "tied_lm_loss_and_grad", TIED.format(loss="loss", dE="-dE"), "dE: sign flipped"),
     ("tied: float(loss)", "tied_lm_loss_and_grad", TIED.format(loss="float(loss)", dE="dE"),
      "loss returned as a Python float"),
@@ -232,6 +253,11 @@ def mlp(x, w_fc, b_fc, w_proj, b_proj):
 def mlp(x, w_fc, b_fc, w_proj, b_proj):
     return gelu_tanh(x @ w_fc + b_fc + b_fc) @ w_proj + b_proj
 """),
+    ("block: the attention's output added twice", "block", BLOCK_LAYER_ZERO.replace('params["h.0." + k]', 'params[f"h.{layer}.{k}"]')
+     .replace("x = x + causal_self_attention(", "x = x + 2 * causal_self_attention(")),
+    ("gpt_logits: the final LayerNorm left out", "gpt_logits",
+     GPT_POST_LN.replace("return layer_norm(x, P[\"ln_f.weight\"], P[\"ln_f.bias\"]) @", "return x @")
+     .replace("layer_norm(x + causal_self_attention(", "(x + causal_self_attention(")),
     ("cross_entropy: log of the probability plus one", "cross_entropy", """
 def cross_entropy(logits, targets):
     z = logits - logits.max(axis=-1, keepdims=True)
@@ -297,6 +323,8 @@ BLIND = [
       "residual projections drawn with the variance as the standard deviation (std s**2 for s)"]),
     ("draws not from the generator given", "round6", "l08_get_batch_mistake_global_random",
      "random numbers not drawn from rng"),
+    ("a size read off the ids", "round6", "l01_one_hot_embed_mistake_vocab_from_ids",
+     "a size taken from the ids (`idx.max() + 1`) where `wte.shape[0]` belongs"),
     ("two gaps read apart", "round4", "l06_load_hf_state_dict_mistake_keeps_lm_head",
      ["an input the exercise allows refused",
       "the error for an mlp.c_proj weight with 35 rows leaves out what it should name"]),

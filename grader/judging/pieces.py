@@ -1,0 +1,86 @@
+"""A diagnosis for composites (diagnoses.py runs it): the mistake is one that an earlier exercise
+catalogues, made inside this one. The course's composites (block, gpt_logits, mlp) call their
+pieces by name from the module that holds the pieces' references, so running it with one piece swapped for one of that
+piece's catalogued mistakes gives the answer of a learner who made that mistake there, whether
+in their own earlier function or in the lines that compute it. Named only when exactly one
+mistake of one piece reproduces the learner on every case (failing and passing alike).
+
+Runs in the grader's process, never the learner's: the swap is undone before it returns, and a
+lock keeps two judges in one process from seeing each other's swap.
+"""
+from __future__ import annotations
+
+import inspect
+import sys
+import threading
+from contextlib import contextmanager
+
+from .outcomes import Raised
+from .registry import Case, get
+
+_SWAP = threading.Lock()
+
+
+def piece_mistake(exercise, cases, answers, expected, failed):
+    from .answers import call_answer
+    from .compare import value_mismatch
+    from .diagnoses import _NO_ANSWER, _tol
+    if exercise.reference is None or exercise.judge is not None or exercise.stored is not None \
+            or not exercise.uses or not failed:
+        return None
+    values = [i for i, c in enumerate(cases) if not c.raises]
+    if set(failed) - set(values):
+        return None
+    order = sorted(values, key=lambda j: j not in failed)   # the failing cases first
+    own = {m.name for m in exercise.mistakes}
+    found = {}
+    for piece, mistake in _candidates(exercise, own):
+        with _swapped(piece, mistake.variant) as swapped:
+            if not swapped:
+                continue
+            for i in order:
+                theirs, mine = call_answer(exercise.reference, cases[i]), answers[i]
+                if isinstance(mine, Raised) or isinstance(theirs, (Raised,) + _NO_ANSWER) \
+                        or value_mismatch(mine, theirs, _tol(exercise, cases[i])) is not None:
+                    break
+            else:
+                found.setdefault(mistake.name, (piece, mistake))
+    if len(found) != 1:
+        return None
+    (name, (piece, mistake)), = found.items()
+    return [(name, f"{mistake.explanation} Here it is inside your {exercise.name}: fix your {piece.name} "
+                   f"if {exercise.name} calls it, or the lines of {exercise.name} that compute it.")]
+
+
+def _candidates(exercise, own):
+    for used in exercise.uses:
+        piece = get(used)
+        if piece is None or piece.reference is None:
+            continue
+        for mistake in piece.mistakes:
+            if mistake.variant is not None and mistake.name not in own:
+                yield piece, mistake
+
+
+@contextmanager
+def _swapped(piece, variant):
+    """The module holding ``piece``'s reference, with that reference (called there by the
+    exercise's name) replaced by ``variant``, which takes keywords (the cases' argument names);
+    yields False where the reference is not that module's function of that name."""
+    module = sys.modules.get(getattr(piece.reference, "__module__", ""))
+    if module is None or getattr(module, piece.name, None) is not piece.reference:
+        yield False
+        return
+    signature = inspect.signature(piece.reference)
+
+    def by_keywords(*args, **kwargs):
+        bound = signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        return variant(**bound.arguments)
+
+    with _SWAP:
+        setattr(module, piece.name, by_keywords)
+        try:
+            yield True
+        finally:
+            setattr(module, piece.name, piece.reference)
