@@ -76,6 +76,23 @@ def first_code_cell(repo: Path, exercise: str) -> str:
     raise RuntimeError(f"no code cell in {nb_path}")
 
 
+def likely_paragraphs(out: str) -> list[str]:
+    """The text after each 'Likely mistake:', with the lines check() wrapped it onto (up to a
+    blank line or the next 'Likely mistake:') joined back."""
+    found, lines = [], out.splitlines()
+    for k, line in enumerate(lines):
+        m = LIKELY.search(line)
+        if not m:
+            continue
+        parts = [m.group(1).strip()]
+        for more in lines[k + 1:]:
+            if not more.strip() or LIKELY.search(more):
+                break
+            parts.append(more.strip())
+        found.append(" ".join(parts))
+    return found
+
+
 def name_of(text: str) -> str:
     """The mistake's name: the text after 'Likely mistake:' up to the end of its first sentence."""
     m = re.match(r"(.*?\.)(\s|$)", text)
@@ -97,7 +114,7 @@ def run_one(repo: Path, python: str, answer: dict, timeout: float) -> dict:
     fn = answer["exercise"]
     status_line = next((l for l in out.splitlines() if l.startswith(f"{fn}: ")), "")
     passed = status_line.startswith(f"{fn}: PASSED")
-    likely = [m.group(1).strip() for l in out.splitlines() if (m := LIKELY.search(l))]
+    likely = likely_paragraphs(out)
     crashed = timed_out or rc not in (0,) or "CHECKER-CRASHED" in out or not status_line
     return {
         "id": answer["id"], "exercise": fn, "kind": answer["kind"], "mistake": answer["mistake"],
