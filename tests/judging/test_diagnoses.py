@@ -577,3 +577,50 @@ def test_exp_overflowing_is_named_by_the_catalogue_where_it_has_the_name_and_by_
     answers = [call_answer(right, c) for c in cases]
     v = judge(bare, cases, answers, expected, mistake_answers_for(bare, cases))
     assert v.status == "passed" and v.mistakes == [], v.message
+
+
+_INIT_RIGHT = INIT.format(proj="0.02 / math.sqrt(2 * L)")
+_LN_1 = 'P[h + "ln_1.weight"], P[h + "ln_1.bias"] = np.ones(d), np.zeros(d)'
+
+
+@pytest.mark.parametrize("change, failure", [
+    ((_LN_1, 'P[h + "ln_1.weight"], P[h + "ln_1.bias"] = rng.normal(1, 0.02, d), np.zeros(d)'),
+     "'h.0.ln_1.weight' is not constant: LayerNorm gains start at exactly 1"),
+    ((_LN_1, 'P[h + "ln_1.weight"], P[h + "ln_1.bias"] = np.ones(d), rng.normal(0, 0.02, d)'),
+     "'h.0.ln_1.bias' is not constant: biases start at exactly 0"),
+    # the tensor drawn second repeats the first one's numbers: that is the one to fix
+    (('"wpe": rng.normal(0, 0.02, (T, d))', '"wpe": np.random.default_rng(seed).normal(0, 0.02, (T, d))'),
+     "'wpe' repeats the numbers of 'wte'"),
+    # a mean off by half a std over V * d draws: far beyond the mean's standard error
+    (('"wte": rng.normal(0, 0.02, (V, d))', '"wte": rng.normal(0.01, 0.02, (V, d))'), "'wte' has mean 0.0"),
+], ids=["a gain drawn", "a bias drawn", "a tensor re-seeded", "a mean shifted"])
+def test_an_initialisation_failure_says_which_rule_the_tensor_breaks(change, failure):
+    assert change[0] in _INIT_RIGHT
+    v = evaluate(learner("init_gpt", _INIT_RIGHT.replace(*change)))
+    assert v.status == "failed" and v.failures[0].startswith(f"test 1: {failure}"), v.failures[:1]
+
+
+def test_a_crash_on_two_kinds_of_valid_input_names_both_and_three_kinds_name_nothing():
+    from grader.judging.outcomes import Raised
+    from grader.judging.refusals import valid_input_crashed
+    from grader.judging.registry import Case
+    crash = Raised("IndexError", ("LookupError", "Exception"), "index 3 is out of bounds", own=False)
+    abouts = ["a batch", "an empty sequence", "one token"]
+    cases = [Case({"x": np.zeros(2)})] + [Case({"x": np.zeros(2)}, about=a) for a in abouts]
+    answers = [np.zeros(2), crash, crash, crash]
+    two = valid_input_crashed(None, cases[:3], answers[:3], [np.zeros(2)] * 3, [1, 2])
+    assert two and two[0][0] == "a batch or an empty sequence not handled"
+    assert valid_input_crashed(None, cases, answers, [np.zeros(2)] * 4, [1, 2, 3]) is None
+
+
+def test_a_broadcast_crash_whose_shape_two_inputs_share_names_neither():
+    from grader.judging.crashes import input_used_whole
+    from grader.judging.outcomes import Raised
+    from grader.judging.registry import Case
+    crash = Raised("ValueError", ("Exception",), "operands could not be broadcast together with shapes "
+                   "(4,3) (2,3) ", own=False)
+    alone = {"table": np.zeros((4, 3)), "x": np.zeros((2, 3))}
+    named = input_used_whole(None, [Case(alone)], [crash], [np.zeros((2, 3))], [0])
+    assert named and named[0][0] == "all of `table` used where its first rows belong"
+    shared = dict(alone, other=np.ones((4, 3)))
+    assert input_used_whole(None, [Case(shared)], [crash], [np.zeros((2, 3))], [0]) is None

@@ -97,6 +97,8 @@ def test_a_hidden_case_s_failure_carries_nothing_the_learner_chose():
 
     def gelu_tanh(x):
         calls["n"] += 1
+        if calls["n"] % 4 == 3:
+            raise ValueError("leaked 7, 1, 42")                    # numbers in an error message
         if calls["n"] % 3 == 0:
             return np.zeros((7, 1, 7, 1, 7, 42))                  # a shape that spells data
         if calls["n"] % 3 == 1:
@@ -114,6 +116,35 @@ def test_a_hidden_case_s_failure_carries_nothing_the_learner_chose():
         assert not any(ch.isdigit() for ch in failure.split(":", 1)[1]), failure
     shown = " ".join(f for f in verdict.failures if f not in hidden)
     assert "LEAKTYPE" in shown or "(7, 1, 7, 1, 7, 42)" in shown or "value(s) are NaN" in shown  # public: all
+
+
+def test_only_a_public_example_says_where_the_answer_first_differs():
+    """judge_case adds "first difference at ...: expected X, got Y" to public examples only: on a
+    hidden case X is a secret value (hidden_wording strips it again, a second wall)."""
+    from grader.judging import registry
+    exercise = registry.get("gelu_tanh")
+    for case in exercise.cases(hidden=True):
+        expected = call_answer_of(exercise, case)
+        reason = compare.judge_case(exercise, case, expected + 1.0, expected)
+        assert reason and ("first difference" in reason) == case.public, reason
+
+
+def call_answer_of(exercise, case):
+    from grader.judging.answers import call_answer
+    return call_answer(exercise.reference, case)
+
+
+def test_a_word_the_message_must_name_may_be_capitalised():
+    assert compare.unmentioned("Shape (2, 3) does not match", ("shape",)) == []
+    assert compare.mentions_all("BLOCK SIZE 8 exceeded by 9", ("block|context", "8"))
+    assert compare.unmentioned("too long", ("block|context",)) == ["'block' or 'context'"]
+    assert compare.unmentioned("k = 9 is more than min(t, d) = 4", ("min(T, d)|T",)) == []  # the rule's case
+
+
+@pytest.mark.parametrize("count", [124439808, np.int64(124439808)])
+def test_a_count_may_be_a_python_or_a_numpy_integer(count):
+    assert compare._scalar_type_mismatch(count, np.int64(124439808)) is None
+    assert compare.value_mismatch(count, np.int64(124439808), 0.0) is None
 
 
 # ------------------------------------------------------------------ no text of the learner's comes back
