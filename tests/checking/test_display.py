@@ -153,6 +153,12 @@ def test_a_word_too_long_to_wrap_is_cut_alike_in_both_forms():
     assert cut in text.split() and cut in _Text(display.to_html(v)).text.split()
 
 
+def test_a_word_of_exactly_the_longest_length_is_kept_whole():
+    fits, over = "y" * display.LONG, "z" * (display.LONG + 1)
+    assert display._tame(f"a {fits} b") == f"a {fits} b"
+    assert display._tame(over) == "z" * (display.LONG - 3) + "..."
+
+
 @pytest.mark.parametrize("status, colour", [("passed", "PASSED"), ("not_attempted", "TODO"), ("failed", "FAILED")])
 def test_the_status_is_marked_at_a_glance(status, colour):
     def embed(wte, wpe, idx):

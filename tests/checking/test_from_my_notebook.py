@@ -5,6 +5,7 @@ the oracle is the course's NumPy model (gpt2course/numpy_gpt.py)."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 
 import numpy as np
@@ -98,3 +99,34 @@ def test_a_cell_that_fails_while_defining_is_named(course):
     edit_block(course, "def block(x, params, layer, n_head):\n", "def block(x, params, layer, n_head=undefined_name):\n")
     with pytest.raises(NotInYourNotebook, match="cell .* failed while defining.*NameError"):
         from_my_notebook("03", "block")
+
+
+def test_a_one_character_fix_saved_at_the_same_size_is_read_again(course):
+    """A fix that keeps the file's size (2 * x for 3 * x) must still be seen: the file's time
+    changes, so the notebook is read again."""
+    P, idx = tiny_model()
+    path = course / "exercises" / LESSON_03
+    edit_block(course, "def block(x, params, layer, n_head):\n", "def block(x, params, layer, n_head):\n    x = 3 * x\n")
+    tripled = gpt_logits_on(from_my_notebook("03", "block"))(P, idx, 2)
+    size, stamp = path.stat().st_size, path.stat().st_mtime_ns
+    edit_block(course, "    x = 3 * x\n", "    x = 2 * x\n")
+    os.utime(path, ns=(stamp + 10**9, stamp + 10**9))   # a later save, whatever the clock's grain
+    assert path.stat().st_size == size
+    doubled = gpt_logits_on(from_my_notebook("03", "block"))(P, idx, 2)
+    assert not np.allclose(doubled, tripled)
+
+
+def test_gpt2course_root_comes_before_the_folders_around_the_notebook(course, tmp_path_factory, monkeypatch):
+    """A learner who sets GPT2COURSE_ROOT gets that course's notebooks, even where an exercises/
+    folder sits beside the working folder too."""
+    other = tmp_path_factory.mktemp("other")
+    (other / "exercises").mkdir()
+    shutil.copy(course / "exercises" / "02_attention_exercises.ipynb", other / "exercises")
+    shutil.copy(course / "exercises" / LESSON_03, other / "exercises")
+    monkeypatch.setenv("GPT2COURSE_ROOT", str(other))
+    mine = from_my_notebook("03", "block")
+    assert mine.__globals__["__name__"] == "my_03_mlp_block_exercises"
+    edit_block(course, "def block(x, params, layer, n_head):\n", "def block(x, params, layer, n_head):\n    x = 2 * x\n")
+    P, idx = tiny_model()   # the edit beside the working folder is not the notebook read
+    np.testing.assert_allclose(gpt_logits_on(from_my_notebook("03", "block"))(P, idx, 2),
+                               numpy_gpt.gpt_logits(P, idx, 2), rtol=1e-10)
