@@ -228,6 +228,7 @@ def test_an_exercise_past_its_time_is_named_on_top(gradescope):
     embed, one_hot = results["tests"]
     assert (embed["score"], one_hot["score"]) == (0, 1) and "timed out after 2 s" in embed["output"]
     assert "Problems: timed out: embed" in results["output"]
+    assert "Nothing could be graded" not in results["output"]   # one_hot_embed was
 
 
 def test_uid_walls_grade_a_solved_notebook(gradescope, learner_python):
@@ -342,3 +343,25 @@ def test_the_limit_follows_the_submission_timeout_and_flags_override_the_file(tm
         settings = json.loads(zf.read("settings.json"))
         assert "420" in zf.read("run_autograder").decode()
     assert settings["points"]["embed"] == 5   # the flag over the file, as in `grade`
+
+
+def test_auto_isolation_falls_back_to_a_user_id_where_namespaces_are_refused(tmp_path, monkeypatch):
+    from grader.gradescope import run
+    at = run.Layout(tmp_path)
+    monkeypatch.setattr(run, "namespaces_problem", lambda: "unshare refused (a test)")
+    monkeypatch.setattr(run, "uid_walls_problem", lambda layout: None)
+    assert run.choose_walls(at, "auto") == ("uid", ["namespaces: unshare refused (a test)"])
+    assert run.choose_walls(at, "namespaces") == (None, ["namespaces: unshare refused (a test)"])
+    monkeypatch.setattr(run, "uid_walls_problem", lambda layout: "needs root (a test)")
+    assert run.choose_walls(at, "auto") == (None, ["namespaces: unshare refused (a test)",
+                                                   "a user id of its own (--isolation uid): needs root (a test)"])
+
+
+@NAMESPACES
+def test_a_notebook_that_cannot_be_read_beside_a_graded_one_is_a_problem_not_a_blank(gradescope):
+    shutil.copy(SOLVED, gradescope / "submission" / SOLVED.name)
+    (gradescope / "submission" / "draft.ipynb").write_text("{not json")
+    results = run_autograder(gradescope)
+    assert results["score"] == 2
+    assert "draft.ipynb: could not be read" in results["output"]
+    assert "Nothing could be graded" not in results["output"]
