@@ -446,9 +446,8 @@ OWN_PIECE_BUGS = [  # (id, the learner's buggy piece, {exercise: names}; every o
                    "head split by reshape without transpose, heads merged correctly")),
     ("exact GELU", {"gelu": EXACT_GELU},
      dict.fromkeys(["gelu_tanh", "mlp", "block", "gpt_logits"], "exact GELU instead of the tanh approximation")),
-    ("sigmoid GELU", {"gelu": SIGMOID_GELU},  # catalogued in gelu_tanh and mlp only: no name elsewhere
-     dict.fromkeys(["gelu_tanh", "mlp"], "sigmoid approximation x * sigmoid(1.702 x)")
-     | dict.fromkeys(["block", "gpt_logits"])),
+    ("sigmoid GELU", {"gelu": SIGMOID_GELU},  # catalogued in gelu_tanh and mlp; pieces.py names it further up
+     dict.fromkeys(["gelu_tanh", "mlp", "block", "gpt_logits"], "sigmoid approximation x * sigmoid(1.702 x)")),
 ]
 COMPOSED = ["layer_norm", "causal_self_attention", "gelu_tanh", "mlp", "block", "gpt_logits"]
 
