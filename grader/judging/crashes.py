@@ -113,18 +113,40 @@ def size_from_another_axis(exercise, cases, answers, expected, failed):
              "entries along that axis.")]
 
 
+# ------------------------------------------------------------------ a crash in a product
+_MATMUL = re.compile(r"core dimension 0.*\(size (\d+) is different from (\d+)\)", re.S)
+_DOT = re.compile(r"shapes \(([\d, ]+)\) and \(([\d, ]+)\) not aligned")
+_TORCH = re.compile(r"mat1 and mat2 shapes cannot be multiplied \((\d+)x(\d+) and (\d+)x(\d+)\)")
+
+
+def product_sizes(message: str):
+    """(rows of the right operand, the size the left operand needed), or None."""
+    m = _MATMUL.search(message)
+    if m:
+        return int(m.group(1)), int(m.group(2))
+    m = _DOT.search(message)
+    if m:
+        left = [int(x) for x in m.group(1).replace(" ", "").split(",") if x]
+        right = [int(x) for x in m.group(2).replace(" ", "").split(",") if x]
+        if len(right) == 2 and left:
+            return right[0], left[-1]
+    m = _TORCH.search(message)
+    if m:
+        return int(m.group(3)), int(m.group(2))
+    return None
+
+
 def size_from_the_data(exercise, cases, answers, expected, failed):
     """Every failing case crashes in a product or a broadcast between a size that is an input's
     axis and the largest value of an integer input plus one (a count read off the ids, V =
     idx.max() + 1, where the table's size belongs); every passing case's ids reach that size."""
-    from .diagnoses import _product_sizes   # (diagnoses.py imports this module)
     if not _crashes(cases, answers, failed):
         return None
     common = None
     for i in failed:
         message = answers[i].message
         m = _BROADCAST.search(message)
-        pair = _product_sizes(message) or (m and _mismatched_sizes(_shape(m.group(1)), _shape(m.group(2))))
+        pair = product_sizes(message) or (m and _mismatched_sizes(_shape(m.group(1)), _shape(m.group(2))))
         if not pair:
             return None
         axes = {(name, j): n for name, shape in _arrays(cases[i].args) for j, n in enumerate(shape)}

@@ -56,18 +56,18 @@ import numpy as np
 
 from .compare import value_mismatch
 from .factors import axis_factors, constant_factor, constant_offset, dtype_mistake, size_factor
-from .outcomes import Broken, ChangedInputs, NotAttempted, Raised
-from .crashes import input_used_whole, size_from_another_axis, size_from_the_data
+from .outcomes import NO_ANSWER, ChangedInputs, Raised
+from .crashes import input_used_whole, product_sizes, size_from_another_axis, size_from_the_data
 from .pieces import piece_mistake
 from .refusals import refusals, valid_input_crashed, valid_input_refused
 from .registry import FLOAT32_TOL, Case, Exercise, Mistake
 from .reshapes import one_step_more, rearranged, rearranged_items, slice_off_by_one, without_keepdims
+from .sampling_judge import one_draw_for_all_rows
 from .seeds import generator_unused
 from .stats import SIGMAS, summarize
-from .structure import count_difference, extra_keys, missing_layer
+from .structure import blocks_fixed, count_difference, extra_keys, missing_layer
 from .wire import is_plain_array
 
-_NO_ANSWER = (Broken, NotAttempted, ChangedInputs)
 
 # Inputs the course's references multiply by their transpose (the tied head: h @ wte.T).
 TRANSPOSED_BY_REFERENCE = {"gpt_logits": ("wte",), "tied_lm_loss_and_grad": ("E",)}
@@ -232,7 +232,7 @@ def _near(ratio: float, value: float, n: int) -> bool:
 def _dtype_only(exercise, cases, answers, expected, failed):
     pairs = set()
     for i in failed:
-        if cases[i].raises or isinstance(answers[i], (Raised,) + _NO_ANSWER):
+        if cases[i].raises or isinstance(answers[i], (Raised,) + NO_ANSWER):
             return None
         found = _dtype_pairs(answers[i], expected[i], _tol(exercise, cases[i]))
         if not found:
@@ -284,28 +284,6 @@ def _tol(exercise, case):
 
 
 # ------------------------------------------------------------------ a crash in a product
-_MATMUL = re.compile(r"core dimension 0.*\(size (\d+) is different from (\d+)\)", re.S)
-_DOT = re.compile(r"shapes \(([\d, ]+)\) and \(([\d, ]+)\) not aligned")
-_TORCH = re.compile(r"mat1 and mat2 shapes cannot be multiplied \((\d+)x(\d+) and (\d+)x(\d+)\)")
-
-
-def _product_sizes(message: str):
-    """(rows of the right operand, the size the left operand needed), or None."""
-    m = _MATMUL.search(message)
-    if m:
-        return int(m.group(1)), int(m.group(2))
-    m = _DOT.search(message)
-    if m:
-        left = [int(x) for x in m.group(1).replace(" ", "").split(",") if x]
-        right = [int(x) for x in m.group(2).replace(" ", "").split(",") if x]
-        if len(right) == 2 and left:
-            return right[0], left[-1]
-    m = _TORCH.search(message)
-    if m:
-        return int(m.group(3)), int(m.group(2))
-    return None
-
-
 def _matrices(args: dict):
     """(name, shape) of every 2-D float input, a dict's by its key."""
     for name, value in args.items():
@@ -326,7 +304,7 @@ def _transposed(exercise, cases, answers, expected, failed):
         a = answers[i]
         if not isinstance(a, Raised) or a.type_name not in ("ValueError", "RuntimeError"):
             return None
-        sizes = _product_sizes(a.message)
+        sizes = product_sizes(a.message)
         if sizes is None:
             return None
         rows, needed = sizes
@@ -372,7 +350,7 @@ def _batch_axis(exercise, cases, answers, expected, failed):
     name = varying[0]
     low = min(cases[i].args[name].ndim for i in values)
     batched = {i for i in values if cases[i].args[name].ndim > low}
-    if any(isinstance(answers[i], _NO_ANSWER) for i in failed) or len(batched) == len(values):
+    if any(isinstance(answers[i], NO_ANSWER) for i in failed) or len(batched) == len(values):
         return None
     if set(failed) == set(values) - batched and all(
             isinstance(answers[i], Raised) and _AXIS.search(answers[i].message) for i in failed):
@@ -528,7 +506,7 @@ def _changed_reference(exercise, cases, answers, expected, failed):
             elif i not in failing and isinstance(theirs, Raised):
                 alike = False
             else:
-                alike = not isinstance(theirs, (Raised,) + _NO_ANSWER) and value_mismatch(mine, theirs, tol) is None
+                alike = not isinstance(theirs, (Raised,) + NO_ANSWER) and value_mismatch(mine, theirs, tol) is None
             if not alike:
                 break
         else:
@@ -541,9 +519,9 @@ def _changed_reference(exercise, cases, answers, expected, failed):
 
 
 # the order of the rules: the first that explains every failure decides (the module's docstring)
-RULES = (_changed_inputs, extra_keys, _init_statistics, generator_unused, _dtype_only, _transposed, without_keepdims,
+RULES = (_changed_inputs, extra_keys, _init_statistics, generator_unused, one_draw_for_all_rows, _dtype_only, _transposed, without_keepdims,
          constant_factor, size_factor, _batch_axis, input_used_whole, size_from_another_axis,
          size_from_the_data, _overflow,
          refusals, rearranged, rearranged_items, slice_off_by_one, _changed_reference, piece_mistake, one_step_more,
-         constant_offset, axis_factors, count_difference, missing_layer, valid_input_refused,
+         constant_offset, axis_factors, count_difference, missing_layer, blocks_fixed, valid_input_refused,
          valid_input_crashed)

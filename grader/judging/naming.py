@@ -14,12 +14,11 @@ from functools import cached_property
 from .answers import mistake_answers_for
 from .compare import case_mismatch, case_reasons, judge_case, mentions_all, value_mismatch
 from .forms import flip_to, is_2d, kind, unify
-from .outcomes import Broken, ChangedInputs, NotAttempted, Raised
+from .outcomes import NO_ANSWER, Raised
 from .registry import Case, Exercise, Mistake
 from .seeds import seed_mismatches
 
-_NO_ANSWER = (Broken, NotAttempted, ChangedInputs)
-_SKIP = (Raised,) + _NO_ANSWER
+_SKIP = (Raised,) + NO_ANSWER
 
 
 def same_behaviour(answer, other, case: Case, tol: float) -> bool:
@@ -30,7 +29,7 @@ def same_behaviour(answer, other, case: Case, tol: float) -> bool:
     or Python (where known), and, where the case asks for an error, both messages name
     what went wrong, or neither does. Being wrong in two different ways is not alike.
     """
-    if isinstance(answer, _NO_ANSWER) or isinstance(other, _NO_ANSWER):
+    if isinstance(answer, NO_ANSWER) or isinstance(other, NO_ANSWER):
         return False
     if isinstance(answer, Raised) or isinstance(other, Raised):
         if not (isinstance(answer, Raised) and isinstance(other, Raised)):
@@ -70,7 +69,7 @@ def name_mistakes(exercise: Exercise, cases, answers, expected, failed: list[int
     columns (a principal direction v or -v), any such flips; when the reference's
     answer is a symmetric matrix, an answer or its transpose.
     """
-    if not exercise.mistakes or all(isinstance(answers[i], _NO_ANSWER) for i in failed):
+    if not exercise.mistakes or all(isinstance(answers[i], NO_ANSWER) for i in failed):
         return []
     evidence = _Evidence(exercise, cases, answers, expected, failed,
                          mistake_answers or mistake_answers_for(exercise, cases))
@@ -214,7 +213,7 @@ class _Evidence:
                     and judge(mine, case, theirs, tol) is None and judge(theirs, case, mine, tol) is None)
         if same_behaviour(mine, theirs, case, tol):
             return True
-        if case.raises and not isinstance(mine, _NO_ANSWER) and not isinstance(theirs, _NO_ANSWER) \
+        if case.raises and not isinstance(mine, NO_ANSWER) and not isinstance(theirs, NO_ANSWER) \
                 and case_mismatch(mine, None, case, tol) and case_mismatch(theirs, None, case, tol) \
                 and not _check_and_crash(mine, theirs):
             return True   # the error asked for is missing from both, whatever came instead

@@ -59,6 +59,9 @@ def raised_from(exc: BaseException) -> Raised | NotAttempted:
     return Raised(type(exc).__name__, bases, message[:2000], raised_by_a_check(exc))
 
 
+# outcomes that are no answer at all: no diagnosis reads values from them
+NO_ANSWER = (Broken, NotAttempted, ChangedInputs)
+
 _LIBRARIES = tuple({sysconfig.get_paths()[k] for k in ("stdlib", "platstdlib", "purelib", "platlib")})
 
 

@@ -15,16 +15,15 @@ import sys
 import threading
 from contextlib import contextmanager
 
-from .outcomes import Raised
-from .registry import Case, get
+from .answers import call_answer
+from .compare import value_mismatch
+from .outcomes import NO_ANSWER, Raised
+from .registry import get
 
 _SWAP = threading.Lock()
 
 
 def piece_mistake(exercise, cases, answers, expected, failed):
-    from .answers import call_answer
-    from .compare import value_mismatch
-    from .diagnoses import _NO_ANSWER, _tol
     if exercise.reference is None or exercise.judge is not None or exercise.stored is not None \
             or not exercise.uses or not failed:
         return None
@@ -40,8 +39,8 @@ def piece_mistake(exercise, cases, answers, expected, failed):
                 continue
             for i in order:
                 theirs, mine = call_answer(exercise.reference, cases[i]), answers[i]
-                if isinstance(mine, Raised) or isinstance(theirs, (Raised,) + _NO_ANSWER) \
-                        or value_mismatch(mine, theirs, _tol(exercise, cases[i])) is not None:
+                if isinstance(mine, Raised) or isinstance(theirs, (Raised,) + NO_ANSWER) \
+                        or value_mismatch(mine, theirs, cases[i].tolerance(exercise.tolerance)) is not None:
                     break
             else:
                 found.setdefault(mistake.name, (piece, mistake))

@@ -10,10 +10,9 @@ batch words a hidden case by its kind.
 """
 from __future__ import annotations
 
-from .outcomes import Broken, ChangedInputs, NotAttempted, Raised
+from .outcomes import NO_ANSWER, Raised
 from .compare import MAX_RAISE_MESSAGE
 
-_NO_ANSWER = (Broken, NotAttempted, ChangedInputs)
 
 
 def refusals(exercise, cases, answers, expected, failed):
@@ -21,7 +20,7 @@ def refusals(exercise, cases, answers, expected, failed):
     reply, naming the inputs it came on."""
     if not failed or not all(cases[i].raises for i in failed):
         return None
-    if any(isinstance(answers[i], _NO_ANSWER) for i in failed):
+    if any(isinstance(answers[i], NO_ANSWER) for i in failed):
         return None
     kinds: dict[str, list] = {}
     for i in failed:

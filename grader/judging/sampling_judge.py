@@ -179,3 +179,33 @@ def _floating_scalar(x) -> bool:
     if isinstance(x, np.floating):
         return True
     return is_plain_array(x) and x.ndim == 0 and x.dtype.kind == "f"
+
+
+def one_draw_for_all_rows(exercise, cases, answers, expected, failed):
+    """A diagnosis (diagnoses.py's rule): on every failing case, each set of alike rows of logits
+    drew one id for all its rows, where the other answer's draws spread over several ids, and
+    that id is not always the most likely one (that would be the argmax): one random number
+    shared by all the rows instead of one per row."""
+    if exercise.judge is not draws_judge or not failed:
+        return None
+    ids = []
+    for i in failed:
+        a, e, logits = answers[i], expected[i], cases[i].args.get("logits")
+        if cases[i].raises or not (is_plain_array(a) and is_plain_array(e) and is_plain_array(logits)):
+            return None
+        if logits.ndim != 2 or a.shape != e.shape or a.shape != logits.shape[:1]:
+            return None
+        rows, which = np.unique(logits, axis=0, return_inverse=True)
+        for g, row in enumerate(rows):
+            mine, theirs = a[which.ravel() == g], e[which.ravel() == g]
+            if len(mine) < 2 or len(np.unique(mine)) != 1 or len(np.unique(theirs)) < 2:
+                return None
+            ids.append((int(mine[0]), int(np.argmax(row))))
+    # a shared draw lands on other ids on other cases; one id everywhere is no draw (NaN
+    # probabilities draw id 0), the most likely id everywhere is the argmax
+    if len({drawn for drawn, _ in ids}) < 2 or all(drawn == top for drawn, top in ids):
+        return None
+    return [("one random number for all the rows",
+             "Every row of a batch drew the same id as the rows alike it, though each row's draw must "
+             "be its own: draw one number per row (rng.random((B, 1)) for an inverse CDF, or "
+             "rng.choice row by row), not one for the whole batch.")]

@@ -8,7 +8,10 @@ import re
 
 import numpy as np
 
+from .answers import call_answer
+from .compare import value_mismatch
 from .outcomes import Raised
+from .registry import Case
 
 MAX_COEFFICIENT = 8
 
@@ -108,6 +111,54 @@ def missing_layer(exercise, cases, answers, expected, failed):
              "Every failing test stops with a KeyError for h.<i>.* where i is past the model's last "
              "block: read the number of blocks from the keys (the largest i in h.<i>. plus one), not "
              "from GPT-2 small's 12 or from the number of keys.")]
+
+
+def blocks_fixed(exercise, cases, answers, expected, failed):
+    """One number of blocks k, the same on every case, reproduces the learner: the reference run on
+    the parameters cut to their first k blocks where they hold more (failing), right where they
+    hold exactly k, a KeyError past the last block where they hold fewer. A count typed in from
+    an example (range(2)) instead of read from the keys."""
+    if exercise.reference is None or exercise.judge is not None or not failed:
+        return None
+    values = [i for i, c in enumerate(cases) if not c.raises]
+    if set(failed) - set(values):
+        return None
+    sizes = {i: _layers(cases[i].args) for i in values}
+    if None in sizes.values():
+        return None
+    for k in range(1, max(sizes.values())):
+        if _fits(k, exercise, cases, answers, failed, sizes):
+            return [(f"the number of blocks fixed at {k}",
+                     f"Your answer is the model's with its first {k} blocks only, whatever the "
+                     f"parameters hold: read the number of blocks from the keys (the largest i in "
+                     f"h.<i>. plus one) instead of typing in {k}.")]
+    return None
+
+
+def _fits(k, exercise, cases, answers, failed, sizes) -> bool:
+    # the cases holding k blocks pass, every other fails, and one at least holds more than k
+    if set(failed) != {i for i, n in sizes.items() if n != k} or not any(n > k for n in sizes.values()):
+        return False
+    for i, n in sizes.items():
+        a = answers[i]
+        if n < k:
+            m = isinstance(a, Raised) and a.type_name == "KeyError" and _LAYER_KEY.search(a.message)
+            if not m or int(m.group(1)) < n:
+                return False
+        elif n > k:
+            theirs = call_answer(exercise.reference, _cut(cases[i], k))
+            if isinstance(a, Raised) or value_mismatch(a, theirs, cases[i].tolerance(exercise.tolerance)) is not None:
+                return False
+    return True
+
+
+def _cut(case, k):
+    """The case with every params dict cut to its first k blocks."""
+    args = {name: ({key: v for key, v in value.items()
+                    if not (m := _LAYER_KEY.search(str(key))) or int(m.group(1)) < k}
+                   if isinstance(value, dict) else value)
+            for name, value in case.args.items()}
+    return Case(args)
 
 
 def extra_keys(exercise, cases, answers, expected, failed):

@@ -130,6 +130,27 @@ def gpt_logits(P, idx, n_head):
                                W("mlp.c_proj.bias")), W("ln_2.weight"), W("ln_2.bias"))
     return layer_norm(x, P["ln_f.weight"], P["ln_f.bias"]) @ P["wte"].T
 """
+GPT_FIXED_BLOCKS = """
+def gpt_logits(P, idx, n_head):
+    x = embed(P["wte"], P["wpe"], idx)
+    for layer in range({n}):
+        x = block(x, P, layer, n_head)
+    return layer_norm(x, P["ln_f.weight"], P["ln_f.bias"]) @ P["wte"].T
+"""
+SAMPLE_ONE_U = """
+def sample_next(logits, temperature, top_k, rng):
+    if temperature <= 0:
+        raise ValueError(f"temperature must be positive, got {temperature}")
+    z = logits / temperature
+    if top_k is not None and top_k < z.shape[-1]:
+        kth = np.sort(z, axis=-1)[..., -top_k][..., None]
+        z = np.where(z < kth, -np.inf, z)
+    z = z - z.max(axis=-1, keepdims=True)
+    p = np.exp(z)
+    p /= p.sum(axis=-1, keepdims=True)
+    u = rng.random()                      # one number for the whole batch
+    return (np.cumsum(p, axis=-1) < u).sum(axis=-1)
+"""
 INIT = """
 def init_gpt(config, seed):
     rng = np.random.default_rng(seed)
@@ -202,6 +223,10 @@ NAMED = [  # (id, exercise, source, the name)
     return x + np.maximum(h @ P("mlp.c_fc.weight") + P("mlp.c_fc.bias"), 0) @ P("mlp.c_proj.weight") + P("mlp.c_proj.bias")"""),
      "ReLU instead of GELU"),
     ("gpt_logits: post-LN blocks", "gpt_logits", GPT_POST_LN, "post-LN instead of pre-LN"),
+    # a count typed in from the examples: fewer blocks than a case holds, or more (structure.py)
+    ("gpt_logits: range(2)", "gpt_logits", GPT_FIXED_BLOCKS.format(n=2), "the number of blocks fixed at 2"),
+    ("gpt_logits: range(3)", "gpt_logits", GPT_FIXED_BLOCKS.format(n=3), "the number of blocks fixed at 3"),
+    ("sample_next: one uniform for the batch", "sample_next", SAMPLE_ONE_U, "one random number for all the rows"),
     ("tied: -dE", "tied_lm_loss_and_grad", TIED.format(loss="loss", dE="-dE"), "dE: sign flipped"),
     ("tied: float(loss)", "tied_lm_loss_and_grad", TIED.format(loss="float(loss)", dE="dE"),
      "loss returned as a Python float"),
@@ -258,6 +283,8 @@ def mlp(x, w_fc, b_fc, w_proj, b_proj):
     ("gpt_logits: the final LayerNorm left out", "gpt_logits",
      GPT_POST_LN.replace("return layer_norm(x, P[\"ln_f.weight\"], P[\"ln_f.bias\"]) @", "return x @")
      .replace("layer_norm(x + causal_self_attention(", "(x + causal_self_attention(")),
+    ("sample_next: NaN probabilities, id 0 on every row", "sample_next",
+     SAMPLE_ONE_U.replace("p /= p.sum(axis=-1, keepdims=True)", "p /= 0 * p.sum(axis=-1, keepdims=True)")),
     ("cross_entropy: log of the probability plus one", "cross_entropy", """
 def cross_entropy(logits, targets):
     z = logits - logits.max(axis=-1, keepdims=True)
@@ -464,10 +491,10 @@ def test_torchs_product_crash_is_read_with_the_right_sizes():
     rows where B were needed; read from a real torch error, not a written one."""
     import torch
 
-    from grader.judging.diagnoses import _product_sizes
+    from grader.judging.crashes import product_sizes
     with pytest.raises(RuntimeError) as crash:
         torch.ones(4, 8) @ torch.ones(32, 5)   # four different sizes: none read in another's place
-    assert _product_sizes(str(crash.value)) == (32, 8)
+    assert product_sizes(str(crash.value)) == (32, 8)
 
 
 LN_RIGHT = LN_PLUS_ONE.replace(" + bias + 1", " + bias")
