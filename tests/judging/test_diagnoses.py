@@ -651,3 +651,183 @@ def test_a_broadcast_crash_whose_shape_two_inputs_share_names_neither():
     assert named and named[0][0] == "all of `table` used where its first rows belong"
     shared = dict(alone, other=np.ones((4, 3)))
     assert input_used_whole(None, [Case(shared)], [crash], [np.zeros((2, 3))], [0]) is None
+
+
+# --- round 8's later survivors (scripts/mutants_round8.toml)
+def test_a_loss_averaged_over_positions_and_summed_over_the_batch_is_named_by_the_batch_axis():
+    """The mean over each row's positions, then the sum over the rows: right on a 1-D idx, B times
+    too large on a batch, and B (idx.shape[-2], the first axis of a 2-D input) changes from case to
+    case. Without that axis among the sizes tried, nothing fits, and the learner reads the vaguer
+    'leading batch axis not handled' instead of the factor."""
+    source = TIED.replace("loss = -np.log(P[np.arange(n), t]).mean()",
+                          "loss = -np.log(P[np.arange(n), t]).reshape(idx.shape).mean(-1).sum()")
+    assert source != TIED
+    for path in PATHS.values():
+        v = path(learner("tied_lm_loss_and_grad", source.format(loss="loss", dE="dE")))
+        assert v.status == "failed" and v.mistakes == ["loss: off by a factor idx.shape[-2]"], v.message
+
+
+def test_an_answer_cast_to_float32_and_off_by_a_constant_factor_names_both():
+    """gelu_tanh without its 0.5, computed in float32 whatever the input: on float64 inputs the
+    float32 numbers are fitted at float32's tolerance (float64's 1e-8 no float32 answer meets), so
+    the factor is named beside the dtype; otherwise the learner is told nothing."""
+    source = GELU_NO_HALF.replace("    return", "    x = x.astype(np.float32)   # GPT-2 runs in float32\n    return")
+    assert source != GELU_NO_HALF
+    for path in PATHS.values():
+        v = path(learner("gelu_tanh", source))
+        assert v.status == "failed" and v.mistakes == ["off by a constant factor 2", "float32 instead of float64"], \
+            v.message
+
+
+def test_an_undoing_the_exercises_judge_cannot_read_is_not_a_reading():
+    """A rearrangement is named only where the exercise's own judge passes the undone answer. A
+    judge that raises on it (here one comparing the answer's bytes first, which a transposed view
+    does not hold in order) has passed nothing: "returned transposed" would send the learner to
+    swap the axes of an answer whose numbers are wrong besides."""
+    import dataclasses
+    import hashlib
+
+    from grader.judging.registry import Case
+    from grader.judging.reshapes import rearranged
+
+    def bytes_first(answer, case, expected, tol):
+        if answer.shape != expected.shape:
+            return f"wrong shape: got {answer.shape}, expected {expected.shape}"
+        if hashlib.sha256(answer).digest() == hashlib.sha256(expected).digest():
+            return None
+        return value_mismatch(answer, expected, tol)
+
+    ex = dataclasses.replace(registry.get("layer_norm"), judge=bytes_first, mistakes=[])
+    expected = np.arange(6.0).reshape(2, 3)
+    cases = [Case({"x": expected.copy()})]
+    # a transposed view: undone, it is the expected array itself, which the judge reads and passes
+    assert rearranged(ex, cases, [expected.T], [expected], [0])[0][0] == "returned transposed"
+    wrong = np.ascontiguousarray(expected.T) + 1.0   # transposed, and every number off by one
+    with pytest.raises(ValueError):
+        bytes_first(np.swapaxes(wrong, -1, -2), cases[0], expected, 1e-8)
+    assert rearranged(ex, cases, [wrong], [expected], [0]) is None
+
+
+def test_a_diagnosis_that_raises_on_an_answer_is_passed_over_and_the_verdict_still_comes():
+    """`L ** d` typed for `L * d`: counts of hundreds to thousands of digits, beyond what a float
+    holds, on which the count-difference fit raises OverflowError. The rule is skipped, the other
+    rules still run, and the learner gets the failures; otherwise check() ends in a grader error."""
+    source = """
+def count_gpt2_params(V, T, d, L, tied=True, bias=True):
+    embeddings = V * d + T * d
+    matrices = L * 12 * d * d
+    vectors = L ** d * (13 if bias else 4)        # 13 vectors of length d in every block
+    final = 2 * d if bias else d
+    return embeddings + matrices + vectors + final + (0 if tied else V * d)
+"""
+    assert learner("count_gpt2_params", source)(V=50257, T=1024, d=768, L=12) > 10 ** 309   # no float holds it
+    for path in PATHS.values():
+        v = path(learner("count_gpt2_params", source))
+        assert v.status == "failed" and v.passed < v.total and v.mistakes == [], v.message
+
+
+def test_integer_ids_of_another_width_are_named_as_a_dtype_mistake():
+    """get_batch's windows right, both cast to int32: the numbers are the reference's, only the
+    integer width differs, and that is what is named; otherwise nothing is."""
+    source = """
+def get_batch(data, batch_size, block_size, rng):
+    if len(data) <= block_size:
+        raise ValueError(f"data of {len(data)} ids cannot hold a window of block_size={block_size} and its target")
+    starts = rng.integers(0, len(data) - block_size, size=batch_size)
+    rows = starts[:, None] + np.arange(block_size)
+    return data[rows].astype(np.int32), data[rows + 1].astype(np.int32)   # ids fit in 32 bits
+"""
+    for path in PATHS.values():
+        v = path(learner("get_batch", source))
+        assert v.status == "failed" and v.mistakes == ["int32 instead of int64"], v.message
+
+
+CE_SUM_OVER_N = """
+def cross_entropy(logits, targets):
+    if targets.shape != logits.shape[:-1]:
+        raise ValueError(f"targets shape {targets.shape} does not match logits shape {logits.shape}")
+    V = logits.shape[-1]
+    if targets.min() < 0 or targets.max() >= V:
+        raise ValueError(f"a target id outside [0, {V}): {targets.min()} to {targets.max()}")
+    z = logits - logits.max(axis=-1, keepdims=True)
+    logp = z - np.log(np.exp(z).sum(axis=-1, keepdims=True))
+    nll = -np.take_along_axis(logp, targets[..., None], axis=-1)[..., 0]
+    return nll.sum() / (nll.shape[0] if nll.ndim else 1)     # divided by the N rows of (N, V)
+"""
+
+
+def test_one_failing_batched_example_does_not_name_the_batch_axis():
+    """Divided by B where B * T belongs: right on (N, V) logits, wrong on (B, T, V). The public
+    examples hold a single (B, T, V) one, and one failing batched case is too little to tell a batch
+    axis not handled (a B == T coincidence can fail one case alone): check() on the public examples
+    names nothing, where all the tests, wrong on every batch, name the factor."""
+    fn = learner("cross_entropy", CE_SUM_OVER_N)
+    public = evaluate(fn, hidden=False)
+    assert public.status == "failed" and public.total - public.passed == 1, public.message
+    assert public.mistakes == [], public.message
+    assert evaluate(fn).mistakes == ["off by a factor targets.size / targets.shape[0]"]
+
+
+def test_an_axis_from_the_front_that_crashes_reading_a_shape_is_named():
+    """d read as x.shape[2], the last axis of (B, T, d) only: right on every batch, IndexError
+    'tuple index out of range' on every (T, d). That crash is an axis counted from the front as much
+    as NumPy's 'axis 2 is out of bounds' is; otherwise the learner sees only the IndexErrors."""
+    source = """
+def layer_norm(x, weight, bias, eps=1e-5):
+    d = x.shape[2]                                   # x is (B, T, d)
+    mu = x.sum(axis=-1, keepdims=True) / d
+    var = ((x - mu) ** 2).sum(axis=-1, keepdims=True) / d
+    return (x - mu) / np.sqrt(var + eps) * weight + bias
+"""
+    for path in PATHS.values():
+        v = path(learner("layer_norm", source))
+        assert v.status == "failed" and v.mistakes == ["axis counted from the front"], v.message
+        assert all("IndexError" in f for f in v.failures), v.failures
+
+
+def test_exp_overflowing_in_float32_is_named_from_89_on():
+    """exp overflows at 89 in float32 (710 in float64): the float32 logits near 100 fail a
+    cross_entropy without its max shift as much as the float64 ones near 1000, and an exercise
+    without the catalogue's name still names the overflow from that evidence. Read at float64's
+    range, the float32 failures would look unexplained and nothing would be named."""
+    import dataclasses
+    source = """
+def cross_entropy(logits, targets):
+    if targets.shape != logits.shape[:-1]:
+        raise ValueError(f"targets shape {targets.shape} does not match logits shape {logits.shape}")
+    V = logits.shape[-1]
+    if targets.min() < 0 or targets.max() >= V:
+        raise ValueError(f"a target id outside [0, {V}): {targets.min()} to {targets.max()}")
+    logp = logits - np.log(np.exp(logits).sum(axis=-1, keepdims=True))
+    return -np.take_along_axis(logp, targets[..., None], axis=-1).mean()
+"""
+    fn = learner("cross_entropy", source)
+    assert evaluate(fn).mistakes == ["softmax without subtracting the max"]
+    ex = registry.get("cross_entropy")
+    bare = dataclasses.replace(ex, mistakes=[m for m in ex.mistakes if "max" not in m.name])
+    cases = bare.cases()
+    answers = [call_answer(fn, c) for c in cases]
+    failing = [c for c, a in zip(cases, answers) if not c.raises and not np.isfinite(a)]
+    assert {c.args["logits"].dtype for c in failing} == {np.dtype(np.float32), np.dtype(np.float64)}
+    assert all(np.abs(c.args["logits"]).max() < 709 for c in failing if c.args["logits"].dtype == np.float32)
+    v = judge(bare, cases, answers, reference_answers(bare, cases), mistake_answers_for(bare, cases))
+    assert v.mistakes == ["exp overflows on large inputs (no max subtracted)"], v.message
+
+
+def test_two_readings_of_the_reference_that_fit_alike_name_neither():
+    """Where every case's w_o is the identity, leaving out the projection and leaving out its bias
+    b_o give one answer: which the learner did cannot be told, so neither is named (both would send
+    them to fix code that is right). On the course's cases the same answer names the bias."""
+    import dataclasses
+    source = ATTN_LINEAR_LAYOUT.replace("qkv = np.matmul(x, w_qkv.T) + b_qkv", "qkv = x @ w_qkv + b_qkv") \
+        .replace("return y @ w_o + b_o", "return y @ w_o")
+    assert source.count("w_qkv.T") == 0 and "b_o\n" not in source
+    fn = learner("causal_self_attention", source)
+    assert evaluate(fn).mistakes == ["bias `b_o` left out"]
+    ex = registry.get("causal_self_attention")
+    cases = [dataclasses.replace(c, args=dict(c.args, w_o=np.eye(len(c.args["w_o"]), dtype=c.args["w_o"].dtype)))
+             for c in ex.cases(hidden=False)]
+    answers = [call_answer(fn, c) for c in cases]
+    v = judge(ex, cases, answers, reference_answers(ex, cases), mistake_answers_for(ex, cases))
+    assert v.status == "failed" and v.passed == 0, v.message
+    assert v.mistakes == [], v.message

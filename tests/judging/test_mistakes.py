@@ -204,3 +204,23 @@ def test_a_check_with_a_badly_worded_message_is_not_named_a_missing_check():
                                 "what it should name"]
     unchecked.__name__ = "embed"
     assert "no check of the block size" in evaluate(unchecked).mistakes
+
+
+# --- round 8's later survivors (scripts/mutants_round8.toml)
+def test_a_stub_left_on_one_kind_of_input_does_not_hide_the_mistake_the_other_cases_show():
+    """gelu_tanh written for one and two axes, its NotImplementedError still in place for (B, T, d):
+    those tests have no answer, and every answered test shows the cubic term left out, which is named
+    (check() and the batch alike); otherwise the learner sees failures and no name."""
+    from grader.judging.judge import NotAttempted
+
+    def gelu_tanh(x):
+        if x.ndim == 3:
+            raise NotImplementedError("batches: later")
+        return 0.5 * x * (1 + np.tanh((2 / np.pi) ** 0.5 * x))
+
+    cases, expected, theirs = graded("gelu_tanh", True)
+    answers = [call_answer(gelu_tanh, c) for c in cases]
+    assert 0 < sum(isinstance(a, NotAttempted) for a in answers) < len(answers) / 2
+    for verdict in (evaluate(gelu_tanh), judge(registry.get("gelu_tanh"), cases, answers, expected, theirs)):
+        assert verdict.status == "failed" and verdict.mistakes == ["cubic term missing inside the tanh"], verdict.message
+        assert "raised NotImplementedError" in " ".join(verdict.failures)
