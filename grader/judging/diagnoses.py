@@ -42,9 +42,12 @@ is worse than none. The rules, in order; the first that finds something decides:
   reproduces the learner on every case, where the learner answered at least once;
 - the reference with one of its pieces (an earlier exercise it calls) swapped for one of that
   piece's catalogued mistakes reproduces the learner on every case (pieces.py);
+- the reference with one number of its own formula changed (a constant inverted, ten times
+  too large, times pi; a power of an argument one off) reproduces the learner (formulas.py);
 - one step more (reshapes.py): a softmax or GELU of the right answer, or an input added to it;
-- a constant offset; each column (or row) off by a factor of its own; a count off by one or two terms of the sizes, or blocks past the last one
-  (structure.py); a valid input refused by the learner's own check, or of one kind (the cases'
+- a constant offset; each column (or row) off by a factor of its own; a count off by one or two
+  terms of the sizes, blocks past the last one, or one count of blocks (a number typed in,
+  another integer input) on every case (structure.py); a valid input refused by the learner's own check, or of one kind (the cases'
   `about`) crashing inside NumPy while the others pass (refusals.py).
 """
 from __future__ import annotations
@@ -56,6 +59,7 @@ import numpy as np
 
 from .compare import value_mismatch
 from .factors import axis_factors, constant_factor, constant_offset, dtype_mistake, size_factor
+from .formulas import constant_changed
 from .outcomes import NO_ANSWER, ChangedInputs, Raised
 from .crashes import input_used_whole, product_sizes, size_from_another_axis, size_from_the_data
 from .pieces import piece_mistake
@@ -522,6 +526,7 @@ def _changed_reference(exercise, cases, answers, expected, failed):
 RULES = (_changed_inputs, extra_keys, _init_statistics, generator_unused, one_draw_for_all_rows, _dtype_only, _transposed, without_keepdims,
          constant_factor, size_factor, _batch_axis, input_used_whole, size_from_another_axis,
          size_from_the_data, _overflow,
-         refusals, rearranged, rearranged_items, slice_off_by_one, _changed_reference, piece_mistake, one_step_more,
+         refusals, rearranged, rearranged_items, slice_off_by_one, _changed_reference, piece_mistake, constant_changed,
+         one_step_more,
          constant_offset, axis_factors, count_difference, missing_layer, blocks_fixed, valid_input_refused,
          valid_input_crashed)

@@ -114,10 +114,11 @@ def missing_layer(exercise, cases, answers, expected, failed):
 
 
 def blocks_fixed(exercise, cases, answers, expected, failed):
-    """One number of blocks k, the same on every case, reproduces the learner: the reference run on
-    the parameters cut to their first k blocks where they hold more (failing), right where they
-    hold exactly k, a KeyError past the last block where they hold fewer. A count typed in from
-    an example (range(2)) instead of read from the keys."""
+    """One count of blocks reproduces the learner on every case: a number typed in from an
+    example (range(2)), or another integer input read as the count (range(n_head)). The
+    reference run on the parameters cut to that many blocks where they hold more (failing),
+    right where they hold exactly that many, a KeyError past the last block where they hold
+    fewer. Named only when a single count fits."""
     if exercise.reference is None or exercise.judge is not None or not failed:
         return None
     values = [i for i, c in enumerate(cases) if not c.raises]
@@ -126,21 +127,42 @@ def blocks_fixed(exercise, cases, answers, expected, failed):
     sizes = {i: _layers(cases[i].args) for i in values}
     if None in sizes.values():
         return None
+    fitting = [(reading, counts) for reading, counts in _counts(cases, sizes)
+               if _fits(counts, exercise, cases, answers, failed, sizes)]
+    if len(fitting) != 1:
+        return None
+    (reading, counts), = fitting
+    if isinstance(reading, int):
+        return [(f"the number of blocks fixed at {reading}",
+                 f"Your answer is the model's with its first {reading} blocks only, whatever the "
+                 f"parameters hold: read the number of blocks from the keys (the largest i in "
+                 f"h.<i>. plus one) instead of typing in {reading}.")]
+    return [(f"the number of blocks taken from `{reading}`",
+             f"Your answer runs as many blocks as `{reading}` says, whatever the parameters hold; "
+             f"`{reading}` counts something else. Read the number of blocks from the keys (the "
+             "largest i in h.<i>. plus one).")]
+
+
+def _counts(cases, sizes):
+    """(reading, {case: the count of blocks it gives}): every number below the largest model,
+    and every integer input that differs from some case's number of blocks."""
     for k in range(1, max(sizes.values())):
-        if _fits(k, exercise, cases, answers, failed, sizes):
-            return [(f"the number of blocks fixed at {k}",
-                     f"Your answer is the model's with its first {k} blocks only, whatever the "
-                     f"parameters hold: read the number of blocks from the keys (the largest i in "
-                     f"h.<i>. plus one) instead of typing in {k}.")]
-    return None
+        yield k, dict.fromkeys(sizes, k)
+    names = set.intersection(*(set(cases[i].args) for i in sizes))
+    for name in sorted(names):
+        given = {i: cases[i].args[name] for i in sizes}
+        if all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in given.values()) \
+                and len(set(given.values())) > 1:
+            yield name, {i: int(v) for i, v in given.items()}
 
 
-def _fits(k, exercise, cases, answers, failed, sizes) -> bool:
-    # the cases holding k blocks pass, every other fails, and one at least holds more than k
-    if set(failed) != {i for i, n in sizes.items() if n != k} or not any(n > k for n in sizes.values()):
+def _fits(counts, exercise, cases, answers, failed, sizes) -> bool:
+    # the cases holding their count of blocks pass, every other fails, and one at least holds more
+    if set(failed) != {i for i, n in sizes.items() if n != counts[i]} \
+            or not any(n > counts[i] for i, n in sizes.items()):
         return False
     for i, n in sizes.items():
-        a = answers[i]
+        a, k = answers[i], counts[i]
         if n < k:
             m = isinstance(a, Raised) and a.type_name == "KeyError" and _LAYER_KEY.search(a.message)
             if not m or int(m.group(1)) < n:

@@ -35,7 +35,7 @@ STUDENT_GRADER_FILES = ("__init__.py", "notebook.py", "cell_code.py", "checking/
                         "judging/wire.py", "judging/registry.py", "judging/stats.py", "judging/sampling_judge.py",
                         "judging/forms.py", "judging/compare.py", "judging/answers.py", "judging/diagnoses.py",
                         "judging/factors.py", "judging/refusals.py", "judging/reshapes.py", "judging/crashes.py",
-                        "judging/structure.py", "judging/pieces.py")
+                        "judging/structure.py", "judging/pieces.py", "judging/formulas.py")
 # The student edition's runtime (runtime/): copied into the release's gpt2course/, where the
 # modules below call it (`from . import student as _student`); the full course never imports it.
 RUNTIME = Path(__file__).with_name("runtime")

@@ -130,6 +130,10 @@ def gpt_logits(P, idx, n_head):
                                W("mlp.c_proj.bias")), W("ln_2.weight"), W("ln_2.bias"))
     return layer_norm(x, P["ln_f.weight"], P["ln_f.bias"]) @ P["wte"].T
 """
+GELU_FORMULA = """
+def gelu_tanh(x):
+    return (0.5 * x * (1 + np.tanh({c} * (x + {a} * {cube})))).astype(x.dtype)
+"""
 GPT_FIXED_BLOCKS = """
 def gpt_logits(P, idx, n_head):
     x = embed(P["wte"], P["wpe"], idx)
@@ -226,7 +230,16 @@ NAMED = [  # (id, exercise, source, the name)
     # a count typed in from the examples: fewer blocks than a case holds, or more (structure.py)
     ("gpt_logits: range(2)", "gpt_logits", GPT_FIXED_BLOCKS.format(n=2), "the number of blocks fixed at 2"),
     ("gpt_logits: range(3)", "gpt_logits", GPT_FIXED_BLOCKS.format(n=3), "the number of blocks fixed at 3"),
+    ("gpt_logits: range(n_head)", "gpt_logits", GPT_FIXED_BLOCKS.format(n="n_head"),
+     "the number of blocks taken from `n_head`"),
     ("sample_next: one uniform for the batch", "sample_next", SAMPLE_ONE_U, "one random number for all the rows"),
+    # one number of the formula changed (formulas.py): a fraction upside down, a digit slipped, a power
+    ("gelu: x squared", "gelu_tanh", GELU_FORMULA.format(c="np.sqrt(2 / np.pi)", a="0.044715", cube="x ** 2"),
+     "`x` to the power 2 where the formula has 3"),
+    ("gelu: sqrt(pi / 2)", "gelu_tanh", GELU_FORMULA.format(c="np.sqrt(np.pi / 2)", a="0.044715", cube="x ** 3"),
+     "the constant 1.25331 where 0.797885 belongs (its inverse)"),
+    ("gelu: 0.44715", "gelu_tanh", GELU_FORMULA.format(c="math.sqrt(2 / math.pi)", a="0.44715", cube="x * x * x"),
+     "the constant 0.44715 where 0.044715 belongs (ten times it)"),
     ("tied: -dE", "tied_lm_loss_and_grad", TIED.format(loss="loss", dE="-dE"), "dE: sign flipped"),
     ("tied: float(loss)", "tied_lm_loss_and_grad", TIED.format(loss="float(loss)", dE="dE"),
      "loss returned as a Python float"),
@@ -257,10 +270,12 @@ def gelu_tanh(x):
 ]
 
 PLAIN_BUGS = [  # bugs no diagnosis explains: they fail, unnamed
-    ("gelu: x squared", "gelu_tanh", """
+    ("gelu: tanh of x alone", "gelu_tanh", """
 def gelu_tanh(x):
-    return 0.5 * x * (1 + np.tanh(np.sqrt(2 / np.pi) * (x + 0.044715 * x ** 2)))
+    return 0.5 * x * (1 + np.tanh(x))
 """),
+    ("gelu: two constants changed", "gelu_tanh",   # one change fits nothing: formulas.py names none
+     GELU_FORMULA.format(c="np.sqrt(np.pi / 2)", a="0.44715", cube="x ** 3")),
     ("embed: reversed rows", "embed", EMBED_SHIFTED.replace("wpe[1:T + 1]", "wpe[:T][::-1]")),
     ("mlp: GELU twice", "mlp", """
 def mlp(x, w_fc, b_fc, w_proj, b_proj):
@@ -352,6 +367,11 @@ BLIND = [
      "random numbers not drawn from rng"),
     ("a size read off the ids", "round6", "l01_one_hot_embed_mistake_vocab_from_ids",
      "a size taken from the ids (`idx.max() + 1`) where `wte.shape[0]` belongs"),
+    ("a constant of the formula inverted", "round8", "l03_gelu_tanh_mistake_pi_over_two",
+     "the constant 1.25331 where 0.797885 belongs (its inverse)"),
+    ("a power one lower", "round7", "l03_gelu_tanh_mistake_square_not_cube", "`x` to the power 2 where the formula has 3"),
+    ("the blocks counted by another input", "round8", "l04_gpt_logits_mistake_heads_as_layers",
+     "the number of blocks taken from `n_head`"),
     ("two gaps read apart", "round4", "l06_load_hf_state_dict_mistake_keeps_lm_head",
      ["an input the exercise allows refused",
       "the error for an mlp.c_proj weight with 35 rows leaves out what it should name"]),
