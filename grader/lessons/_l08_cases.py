@@ -148,6 +148,9 @@ def draw_hidden(rng):
             Case(_draw(rng.standard_normal(5), 1.0, 1, seed(), rows=500), about="top_k 1"),
             Case(_draw(rng.standard_normal(6), 1.3, 50, seed()), about="top_k larger than the vocabulary"),
             Case(_draw(rng.standard_normal(8) + 900.0, 2.0, 4, seed()), about="logits near 900"),
+            # top-k and a temperature far from 1 together: a top-k branch that masks the raw logits
+            # (the temperature lost whenever top_k < V) draws 2 times in 3 where 49 in 50 belong
+            Case(_draw(ROW, 0.25, 3, seed()), about="temperature 0.25 with top_k 3"),
             Case(_draw([2.0, 2.0, 2.0, 2.0, 0.0, -1.0], 0.6, 3, seed()), about="four logits tied for first"),
             # a mask of every logit <= the k-th largest leaves no candidate here: NaN probabilities,
             # and an inverse CDF over NaN draws id 0, which is not a candidate

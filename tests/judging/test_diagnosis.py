@@ -167,7 +167,8 @@ UNCATALOGUED = [  # (id, exercise, source, the name a diagnosis gives: none wher
      "bias `b_o` left out"),
     ("causal_self_attention: qkv bias missing", "causal_self_attention", attention_source(qkv=""),
      "bias `b_qkv` left out"),
-    ("gelu_tanh: 0.044715 * x**2", "gelu_tanh", GELU.format(cube="x ** 2"), None),
+    ("gelu_tanh: 0.044715 * x**2", "gelu_tanh", GELU.format(cube="x ** 2"),
+     "`x` to the power 2 where the formula has 3"),   # formulas.py
     ("mlp: the GELU applied twice", "mlp", MLP.format(act="gelu_tanh", b_fc=" + b_fc").replace(
         "return gelu_tanh(", "return gelu_tanh(gelu_tanh(").replace(") @ w_proj", ")) @ w_proj"), None),
     ("gpt_logits: wpe as the head", "gpt_logits", logits_source(head='P["wpe"].T'), None),

@@ -58,7 +58,9 @@ L.mistake(G, CUBE, (0, " + 0.044715 * x ** 3", ""), (1, "(x + 0.044715 * np.powe
 L.mistake(G, UPCAST, (0, "math.sqrt(2.0 / math.pi)", "np.sqrt(2.0 / np.pi)"), (1, "c = (2 / math.pi) ** 0.5", "c = np.sqrt(2 / np.pi)"),
           (2, "k = math.sqrt(2 / math.pi)", "k = np.float64(math.sqrt(2 / math.pi))"))
 L.mistake(G, (CUBE, UPCAST), (1, [("c = (2 / math.pi) ** 0.5", "c = np.sqrt(2 / np.pi)"), ("(x + 0.044715 * np.power(x, 3))", "x")]))
-L.uncatalogued(G, "0.044715 x squared", (0, "x ** 3", "x ** 2"))
+L.mistake(G, "`x` to the power 2 where the formula has 3", (0, "x ** 3", "x ** 2"))   # formulas.py
+L.uncatalogued(G, "tanh of x alone, the constant and the cube both gone",
+               (0, "np.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * x ** 3))", "np.tanh(x)"))
 L.mistake(G, "off by a constant factor 2", (1, "return x * 0.5 * (1 + np.tanh(inner))", "return x * (1 + np.tanh(inner))"))
 
 # ------------------------------------------------------------------ mlp
