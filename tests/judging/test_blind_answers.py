@@ -31,7 +31,12 @@ check() prints, never grader/, solutions/ or tests/:
   7's kinds were fixed (blocks fixed at k, one draw for all rows), and measured once after them
   (b93dc10: 55 of 65 named rightly as written, 85%; three answers call math.sqrt without
   importing math, which check() reports; given the import, as these tests run them, 57 of 65,
-  88%; no wrong name; 19 of 19 right answers full marks; 4 of 10 bugs named, each rightly).
+  88%; no wrong name; 19 of 19 right answers full marks; 4 of 10 bugs named, each rightly);
+- round9 was written by a ninth tester while round 8's kinds were being fixed (one number of
+  the formula changed, the blocks counted by another input), kept unread, and measured once
+  after them (d4dd830: 49 of 54 named rightly, 91%, no wrong name, 38 of 38 right answers full
+  marks; 6 of 19 bugs named, each rightly; one bug, sample_next's temperature lost under top-k,
+  had full marks: a hidden case now tells it).
 Each name given was then judged by hand against the writer's own sentence of the mistake
 (verdicts.json; the right ones in right_names.json). What these tests hold fixed:
 - every right answer gets full marks, and no plain bug is named (but one judged right);
@@ -54,7 +59,7 @@ from conftest import ROOT
 from grader.checking.check import evaluate
 
 HERE = Path(__file__).resolve().parent / "blind_answers"
-ROUNDS = ("round1", "round2", "round3", "round4", "round5", "round6", "round7", "round8")
+ROUNDS = ("round1", "round2", "round3", "round4", "round5", "round6", "round7", "round8", "round9")
 VERDICTS = json.loads((HERE / "verdicts.json").read_text())
 RIGHT_NAMES = json.loads((HERE / "right_names.json").read_text())
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")  # overflow in learners' own code
