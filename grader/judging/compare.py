@@ -36,10 +36,15 @@ def describe_value(x) -> str:
     if is_plain_array(x):
         return f"an array of shape {x.shape} and dtype {x.dtype}"
     if isinstance(x, Unsupported):
-        return f"{x.type_name if x.type_name == OTHER_TYPE else 'a ' + x.type_name} ({x.reason})"
+        return f"{x.type_name if x.type_name == OTHER_TYPE else _a(x.type_name)} ({x.reason})"
     if isinstance(x, tuple):
         return f"a tuple of {len(x)}"
-    return f"a {type(x).__name__}"
+    return _a(type(x).__name__)
+
+
+def _a(name: str) -> str:
+    """'an int', 'an ndarray', 'a dict': the article a type's name reads with."""
+    return ("an " if name[:1].lower() in "aeio" else "a ") + name
 
 
 def value_mismatch(answer, expected, tol: float, names: tuple[str, ...] = (), inputs: tuple = ()) -> str | None:

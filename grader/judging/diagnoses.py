@@ -474,13 +474,13 @@ def _changes(case: Case):
                        f"Your answer is the reference's with `{a}` and `{b}` exchanged: use each where "
                        "the exercise's formula puts it.",
                        dict(case.args, **{a: floats[b], b: floats[a]}))
-        if isinstance(value, dict):
-            for k, v in value.items():
-                if k == "wpe" and is_plain_array(v) and v.ndim == 2 and v.shape[0] > 1:
-                    yield (f"{k} shift", f"{k} rows shifted by one",
-                           f"Your answer is the reference's with row t + 1 of `{k}` where row t "
-                           f"belongs ({k}[1:T + 1] for {k}[:T]): positions count from 0.",
-                           dict(case.args, **{name: dict(value, **{k: v[1:]})}))
+    for name, value in case.args.items():   # a parameter dict's position table (gpt_logits' P)
+        v = value.get("wpe") if isinstance(value, dict) else None
+        if is_plain_array(v) and v.ndim == 2 and v.shape[0] > 1:
+            yield ("wpe shift", "wpe rows shifted by one",
+                   "Your answer is the reference's with row t + 1 of `wpe` where row t belongs "
+                   "(wpe[1:T + 1] for wpe[:T]): positions count from 0.",
+                   dict(case.args, **{name: dict(value, wpe=v[1:])}))
 
 
 def _changed_reference(exercise, cases, answers, expected, failed):

@@ -30,9 +30,12 @@ def dtype_mistake(exercise, got: str, want: str):
                 f"{want} inputs give a {want} answer: a float64 array, np.float64 constant or "
                 ".astype(np.float64) mixed in upcasts everything; Python numbers (0.5, math.sqrt(...)) "
                 "do not.")
+    # said without "keep the inputs' dtype": some answers are of another dtype than their inputs
+    # (get_batch's int64 windows of uint8 data), and the exercise's text says which
     return (f"{got} instead of {want}",
-            f"The dtype is {got}; return {want}, like the reference (keep the inputs' dtype, convert "
-            "nothing).")
+            f"Your answer is {got} where {want} is expected: find where your code makes a {got} array "
+            f"(a dtype= argument, an .astype, a value of that dtype mixed in) and make the result {want}, "
+            "as the exercise's text asks.")
 
 
 def _tol(exercise, case):

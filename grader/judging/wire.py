@@ -21,6 +21,7 @@ import numpy as np
 
 MAX_DEPTH = 8
 MAX_ITEMS = 10_000
+MAX_INT_BITS = 4096              # no answer is an integer this long; str() refuses past 4300 digits
 MAX_BLOB_BYTES = 512 * 2**20     # the file of all arrays of one job
 MAX_DECODED_BYTES = 256 * 2**20  # all arrays decoded from one job, references repeated or not
 FRAME_BLOB = "frame.bin"         # the name arrays carry inside a frame's own blob
@@ -57,6 +58,8 @@ class Encoder:
         if value is None or type(value) in (bool, str):
             return {"plain": value}
         if type(value) is int:
+            if value.bit_length() > MAX_INT_BITS:   # str() itself refuses past 4300 digits
+                return {"unsupported": "int", "reason": f"an integer of more than {MAX_INT_BITS} bits"}
             return {"int": str(value)}
         if type(value) is float:
             return {"float": _float_text(value)}

@@ -232,6 +232,10 @@ NAMED = [  # (id, exercise, source, the name)
     ("gpt_logits: range(3)", "gpt_logits", GPT_FIXED_BLOCKS.format(n=3), "the number of blocks fixed at 3"),
     ("gpt_logits: range(n_head)", "gpt_logits", GPT_FIXED_BLOCKS.format(n="n_head"),
      "the number of blocks taken from `n_head`"),
+    # a parameter dict's position table read one row late (diagnoses._changes)
+    ("gpt_logits: wpe[1:T + 1]", "gpt_logits", GPT_FIXED_BLOCKS.format(n="1 + max(int(k.split('.')[1]) for k in P if k.startswith('h.'))")
+     .replace('x = embed(P["wte"], P["wpe"], idx)', 'x = P["wte"][idx] + P["wpe"][1:idx.shape[-1] + 1]'),
+     "wpe rows shifted by one"),
     ("sample_next: one uniform for the batch", "sample_next", SAMPLE_ONE_U, "one random number for all the rows"),
     # one number of the formula changed (formulas.py): a fraction upside down, a digit slipped, a power
     ("gelu: x squared", "gelu_tanh", GELU_FORMULA.format(c="np.sqrt(2 / np.pi)", a="0.044715", cube="x ** 2"),
@@ -760,6 +764,8 @@ def get_batch(data, batch_size, block_size, rng):
     for path in PATHS.values():
         v = path(learner("get_batch", source))
         assert v.status == "failed" and v.mistakes == ["int32 instead of int64"], v.message
+        # the advice fits an answer whose dtype is not its inputs' (uint8 data, int64 windows)
+        assert "make the result int64" in v.message and "convert nothing" not in v.message, v.message
 
 
 CE_SUM_OVER_N = """

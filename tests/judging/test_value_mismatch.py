@@ -153,3 +153,19 @@ def test_unexpected_dict_keys_are_counted_not_named():
     the expected keys missing are named, the unexpected ones only counted."""
     reason = value_mismatch({"ZQ123": np.zeros(1), "wpe": np.zeros(1)}, {"wpe": np.zeros(1), "wte": np.zeros(1)}, 1e-6)
     assert "ZQ123" not in reason and "'wte'" in reason and "1 unexpected" in reason
+
+
+def test_an_integer_too_long_to_print_is_a_wrong_answer_not_a_grader_error():
+    """Python refuses str() of an int past 4300 digits; a count that long (10 ** 5000) is the
+    learner's wrong answer, named as one, and check() gives a verdict rather than crashing."""
+    from grader.checking.check import evaluate
+
+    def count_gpt2_params(V, T, d, L, tied=True, bias=True):
+        return 10 ** 5000
+
+    answer = wire.sanitise(10 ** 5000)
+    assert isinstance(answer, wire.Unsupported) and "more than 4096 bits" in answer.reason
+    assert value_mismatch(answer, 124439808, 0.0) == "returned an int (an integer of more than 4096 bits)"
+    verdict = evaluate(count_gpt2_params)
+    assert verdict.status == "failed" and "an integer of more than 4096 bits" in verdict.message, verdict.message
+    assert wire.sanitise(2 ** 4000) == 2 ** 4000   # long, but within the limit: kept exactly
