@@ -1,8 +1,9 @@
-"""One number of the formula changed (diagnoses.py runs this): the reference with a single
-constant of its own source given another value, or a power of an argument one off, reproduces
-the learner on every case. A fraction upside down (sqrt(pi / 2) for sqrt(2 / pi)), a constant
-typed ten times too large, x * x where x cubed belongs: the learner is shown their number
-beside the formula's. Only the reference's own lines change (what it calls is left alone), and
+"""One change to the formula (diagnoses.py runs this): the reference with a single constant of
+its own source given another value, a power of an argument one off, or an argument added after
+a call instead of inside it, reproduces the learner on every case. A fraction upside down
+(sqrt(pi / 2) for sqrt(2 / pi)), a constant typed ten times too large, x * x where x cubed
+belongs, gelu_tanh(x @ w_fc) + b_fc: the learner is shown their number, or their order, beside
+the formula's. Only the reference's own lines change (what it calls is left alone), and
 nothing is named where two changes fit.
 """
 from __future__ import annotations
@@ -87,6 +88,9 @@ def _changes(fn, tree):
             for m in (n - 1, n + 1):
                 if m >= 1:
                     yield where, (name, n), m, "power"
+        term = _term_inside(node, arguments)
+        if term is not None:
+            yield where, term, None, "outside"
 
 
 def _float_of(fn, node):
@@ -109,6 +113,19 @@ def _power_of(node):
     return None
 
 
+def _term_inside(node, arguments):
+    """(the function's name, the argument added inside its call) for f(a + b) with b an argument
+    of the reference (b_fc in gelu_tanh(x @ w_fc + b_fc)): the change tried is f(a) + b."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and len(node.args) == 1
+            and not node.keywords):
+        return None
+    inside = node.args[0]
+    if isinstance(inside, ast.BinOp) and isinstance(inside.op, ast.Add) and isinstance(inside.right, ast.Name) \
+            and inside.right.id in arguments:
+        return node.func.id, inside.right.id
+    return None
+
+
 def _factors(node):
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
         return _factors(node.left) + _factors(node.right)
@@ -124,6 +141,9 @@ def _variant(fn, tree, change):
         name = _power_of(node)[0]
         replacement = ast.BinOp(ast.Name(name, ast.Load()), ast.Pow(), ast.Constant(new)) if new > 1 \
             else ast.Name(name, ast.Load())
+    elif relation == "outside":   # f(a + b) -> f(a) + b
+        inside = node.args[0]
+        replacement = ast.BinOp(ast.Call(node.func, [inside.left], []), ast.Add(), inside.right)
     else:
         replacement = ast.Constant(new)
     tree = _Replace(node, replacement).visit(tree)
@@ -154,6 +174,11 @@ def _reproduces(variant, exercise, cases, answers, order) -> bool:
 
 def _named(change):
     _, value, new, relation = change
+    if relation == "outside":
+        function, term = value
+        return (f"`{term}` added after `{function}` instead of inside it",
+                f"Your answer is {function}(...) + {term}: the formula adds `{term}` to what "
+                f"{function} is given, {function}(... + {term}), before it is applied.")
     if relation == "power":
         name, n = value
         return (f"`{name}` to the power {new} where the formula has {n}",

@@ -242,6 +242,10 @@ NAMED = [  # (id, exercise, source, the name)
      "`x` to the power 2 where the formula has 3"),
     ("gelu: sqrt(pi / 2)", "gelu_tanh", GELU_FORMULA.format(c="np.sqrt(np.pi / 2)", a="0.044715", cube="x ** 3"),
      "the constant 1.25331 where 0.797885 belongs (its inverse)"),
+    ("mlp: b_fc after the GELU", "mlp", """
+def mlp(x, w_fc, b_fc, w_proj, b_proj):
+    return (gelu_tanh(x @ w_fc) + b_fc) @ w_proj + b_proj
+""", "`b_fc` added after `gelu_tanh` instead of inside it"),
     ("gelu: 0.44715", "gelu_tanh", GELU_FORMULA.format(c="math.sqrt(2 / math.pi)", a="0.44715", cube="x * x * x"),
      "the constant 0.44715 where 0.044715 belongs (ten times it)"),
     ("tied: -dE", "tied_lm_loss_and_grad", TIED.format(loss="loss", dE="-dE"), "dE: sign flipped"),
@@ -293,6 +297,10 @@ def mlp(x, w_fc, b_fc, w_proj, b_proj):
     ("layer_norm: mean of the squares minus the mean", "layer_norm",
      LN_PLUS_ONE.replace(" + bias + 1", " + bias").replace("((x - mu) ** 2).mean(-1, keepdims=True)",
                                                            "(x ** 2 - mu).mean(-1, keepdims=True)")),
+    ("mlp: b_fc added both inside and after the GELU", "mlp", """
+def mlp(x, w_fc, b_fc, w_proj, b_proj):
+    return (gelu_tanh(x @ w_fc + b_fc) + b_fc) @ w_proj + b_proj
+"""),
     ("mlp: the bias added twice", "mlp", """
 def mlp(x, w_fc, b_fc, w_proj, b_proj):
     return gelu_tanh(x @ w_fc + b_fc + b_fc) @ w_proj + b_proj
@@ -374,6 +382,8 @@ BLIND = [
     ("a constant of the formula inverted", "round8", "l03_gelu_tanh_mistake_pi_over_two",
      "the constant 1.25331 where 0.797885 belongs (its inverse)"),
     ("a power one lower", "round7", "l03_gelu_tanh_mistake_square_not_cube", "`x` to the power 2 where the formula has 3"),
+    ("an argument added after a call", "round9", "l03_mlp_mistake_fc_bias_after_gelu",
+     "`b_fc` added after `gelu_tanh` instead of inside it"),
     ("the blocks counted by another input", "round8", "l04_gpt_logits_mistake_heads_as_layers",
      "the number of blocks taken from `n_head`"),
     ("two gaps read apart", "round4", "l06_load_hf_state_dict_mistake_keeps_lm_head",
