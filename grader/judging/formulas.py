@@ -69,12 +69,13 @@ def _parsed(fn):
 
 def _changes(fn, tree):
     """(where, the formula's value, the wrong value, how it went wrong) for every change tried:
-    a float constant of the source (written out, or a module's float named in it), and a power
-    of an argument (x * x * x, x ** 3) one lower or higher; never a power of one of the
-    reference's own variables, whose names the learner has not seen."""
+    a float constant of the source (written out, or a module's float named in it), a power of an
+    argument in a product (x * x * x, 0.5 * x ** 3) one lower or higher, and an argument added
+    inside a call moved after it; never a power of one of the reference's own variables, whose
+    names the learner has not seen."""
     arguments = {a.arg for a in tree.body[0].args.args + tree.body[0].args.kwonlyargs}
     inner = {id(side) for n in ast.walk(tree) if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mult)
-             for side in (n.left, n.right)}   # x * x inside x * x * x: the whole product is the power
+             for side in (n.left, n.right)}   # a part of a product: the whole product is tried
     for where, node in enumerate(ast.walk(tree)):
         value = _float_of(fn, node)
         if value is not None and value not in (0.0, 1.0):
@@ -82,12 +83,12 @@ def _changes(fn, tree):
                 new = wrong(value)
                 if new is not None and not math.isclose(new, value):
                     yield where, value, new, relation
-        power = None if id(node) in inner else _power_of(node)
-        if power is not None and power[0] in arguments:   # a name the learner knows
-            name, n = power
-            for m in (n - 1, n + 1):
-                if m >= 1:
-                    yield where, (name, n), m, "power"
+        if id(node) not in inner:
+            for name, n in _powers_of(node):
+                if name in arguments:   # a name the learner knows
+                    for m in (n - 1, n + 1):
+                        if m >= 1:
+                            yield where, (name, n), m, "power"
         term = _term_inside(node, arguments)
         if term is not None:
             yield where, term, None, "outside"
@@ -101,16 +102,24 @@ def _float_of(fn, node):
     return None
 
 
-def _power_of(node):
-    """(the argument's name, n) for x ** n with a whole n >= 2, or a product x * x * ... of n
-    factors that are the same name; None otherwise."""
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow) and isinstance(node.left, ast.Name) \
-            and isinstance(node.right, ast.Constant) and type(node.right.value) is int and node.right.value >= 2:
-        return node.left.id, node.right.value
-    factors = _factors(node)
-    if len(factors) >= 2 and all(isinstance(f, ast.Name) and f.id == factors[0].id for f in factors):
-        return factors[0].id, len(factors)
-    return None
+def _powers_of(node):
+    """(name, n) for each name whose power in the product `node` is n >= 2: its factors that are
+    the name itself (x * x * x) and its powers by a whole number (x ** 3), other factors aside."""
+    counts: dict[str, int] = {}
+    for factor in _factors(node):
+        name, n = _name_power(factor)
+        if name is not None:
+            counts[name] = counts.get(name, 0) + n
+    return [(name, n) for name, n in counts.items() if n >= 2]
+
+
+def _name_power(factor):
+    if isinstance(factor, ast.Name):
+        return factor.id, 1
+    if isinstance(factor, ast.BinOp) and isinstance(factor.op, ast.Pow) and isinstance(factor.left, ast.Name) \
+            and isinstance(factor.right, ast.Constant) and type(factor.right.value) is int and factor.right.value >= 2:
+        return factor.left.id, factor.right.value
+    return None, 0
 
 
 def _term_inside(node, arguments):
@@ -137,10 +146,12 @@ def _variant(fn, tree, change):
     where, _, new, relation = change
     tree = copy.deepcopy(tree)   # walked in the same order as the original
     node = next(n for i, n in enumerate(ast.walk(tree)) if i == where)
-    if relation == "power":
-        name = _power_of(node)[0]
+    if relation == "power":   # the other factors in their order, then the name to its new power
+        name = change[1][0]
         replacement = ast.BinOp(ast.Name(name, ast.Load()), ast.Pow(), ast.Constant(new)) if new > 1 \
             else ast.Name(name, ast.Load())
+        for factor in reversed([f for f in _factors(node) if _name_power(f)[0] != name]):
+            replacement = ast.BinOp(factor, ast.Mult(), replacement)
     elif relation == "outside":   # f(a + b) -> f(a) + b
         inside = node.args[0]
         replacement = ast.BinOp(ast.Call(node.func, [inside.left], []), ast.Add(), inside.right)

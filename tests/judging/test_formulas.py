@@ -131,6 +131,10 @@ def test_zero_one_and_integer_constants_are_left_alone(reference):
     (cube, lambda x: x ** 4, 3, 4),
     (cube_by_product, lambda x: x * x, 3, 2),
     (cube_by_product, lambda x: x ** 4, 3, 4),
+    (cubed, lambda x: 0.5 * x ** 2, 3, 2),                 # a power that is one factor of a product
+    (cubed, lambda x: 0.5 * x ** 4, 3, 4),
+    (cubed_by_product, lambda x: 0.5 * x * x, 3, 2),
+    (cubed_by_product, lambda x: x * 0.5 * x * x * x, 3, 4),
     (squared, lambda x: 2.0 + x, 2, 1),
     (squared, lambda x: 2.0 + x ** 3, 2, 3),
 ])
