@@ -42,8 +42,9 @@ is worse than none. The rules, in order; the first that finds something decides:
   reproduces the learner on every case, where the learner answered at least once;
 - the reference with one of its pieces (an earlier exercise it calls) swapped for one of that
   piece's catalogued mistakes reproduces the learner on every case (pieces.py);
-- the reference with one number of its own formula changed (a constant inverted, ten times
-  too large, times pi; a power of an argument one off) reproduces the learner (formulas.py);
+- the reference with one change to its own formula (a constant inverted, ten times too
+  large, times pi; a power of an argument one off; an argument added after a call instead of
+  inside it) reproduces the learner (formulas.py);
 - one step more (reshapes.py): a softmax or GELU of the right answer, or an input added to it;
 - a constant offset; each column (or row) off by a factor of its own; a count off by one or two
   terms of the sizes, blocks past the last one, or one count of blocks (a number typed in,
