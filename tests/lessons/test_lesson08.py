@@ -106,7 +106,9 @@ def test_scalar_judge_wants_the_logits_dtype_as_a_numpy_number():
     expected = np.asarray(np.float32(1.5))
     assert scalar_judge(np.float32(1.5), case, expected, 1e-4) is None
     assert scalar_judge(np.asarray(np.float32(1.5)), case, expected, 1e-4) is None
-    assert "wrong dtype" in scalar_judge(np.float64(1.5), case, expected, 1e-4)
+    # the loss upcast: told to compute in the logits' dtype, not to cast a float64 loss back
+    assert "do not upcast" in scalar_judge(np.float64(1.5), case, expected, 1e-4)
+    assert "do not upcast" in scalar_judge(np.asarray(np.float64(1.6)), case, expected, 1e-4)
     assert "without float()" in scalar_judge(1.5, case, expected, 1e-4)
     assert "values differ" in scalar_judge(np.float32(1.6), case, expected, 1e-4)
     assert "finite" in scalar_judge(np.float32(np.nan), case, expected, 1e-4)
