@@ -169,3 +169,44 @@ def test_an_integer_too_long_to_print_is_a_wrong_answer_not_a_grader_error():
     verdict = evaluate(count_gpt2_params)
     assert verdict.status == "failed" and "an integer of more than 4096 bits" in verdict.message, verdict.message
     assert wire.sanitise(2 ** 4000) == 2 ** 4000   # long, but within the limit: kept exactly
+
+
+# ------------------------------------------------------------------ round 10's survivors (compare.py)
+@pytest.mark.parametrize("answer, expected", [(True, 1), (False, 0), (True, np.int64(1)), (False, 0.0)])
+def test_a_bool_is_not_a_number(answer, expected):
+    assert value_mismatch(answer, expected, 1e-6) == "returned a bool; expected a number"
+
+
+@pytest.mark.parametrize("answer, expected", [(3, np.int64(3)), (np.int32(3), np.int64(3)), (np.int64(3), 3),
+                                              (np.float64(0.5), 0.5)])
+def test_a_single_number_is_judged_by_its_value_not_its_width(answer, expected):
+    """A count as a Python int, or as another NumPy integer width, is the count."""
+    assert value_mismatch(answer, expected, 1e-6) is None
+
+
+def test_a_subclass_of_the_exception_asked_for_is_not_that_exception():
+    from grader.judging.compare import case_mismatch
+    from grader.judging.outcomes import Raised
+    from grader.judging.registry import Case
+
+    case = Case({"x": 1}, raises="ValueError", mention=("block",), about="a sequence too long")
+    sub = Raised("BlockError", ("BlockError", "ValueError", "Exception"), "block size 4 exceeded")
+    assert case_mismatch(sub, None, case, 1e-6) == \
+        "raised BlockError, a subclass; raise ValueError itself for a sequence too long"
+    right = Raised("ValueError", ("ValueError", "Exception"), "block size 4 exceeded")
+    assert case_mismatch(right, None, case, 1e-6) is None
+
+
+def test_a_case_wrong_on_its_own_keeps_its_own_reason_beside_a_seed_mismatch():
+    """Test 2 repeats test 1's numbers under another seed and is wrong on its own too: its own
+    reason is the one shown (the values differ), not only the seeds'."""
+    from grader.judging.compare import case_reasons
+    from grader.judging.registry import Case, Exercise
+
+    exercise = Exercise("f", "00", None, lambda: [], lambda rng: [], difficulty=1, importance=1, minutes=1)
+    a, b = (np.random.default_rng(s).normal(0, 1, 64) for s in (0, 1))
+    cases = [Case({"n": 4, "seed": 0}), Case({"n": 4, "seed": 1})]
+    own = case_reasons(exercise, cases, [{"w": a}, {"w": a}], [{"w": a}, {"w": b}])
+    assert own[0] is None and own[1].startswith("'w': right shape and dtype, but values differ")
+    seeds = case_reasons(exercise, cases, [{"w": a}, {"w": a.copy()}], [{"w": a}, {"w": a}])
+    assert seeds[0] is None and seeds[1].startswith("another seed gave the same numbers as test 1")
