@@ -68,3 +68,12 @@ def test_one_id_drawn_everywhere_is_not_read_as_one_draw_for_all_rows():
     shared = [np.full(6, 1), np.full(5, 0)]   # a shared draw lands on other ids on other tests
     assert one_draw_for_all_rows(exercise, cases, shared, expected, [0, 1])[0][0] == \
         "one random number for all the rows"
+
+
+def test_a_negative_index_is_read_by_its_size():
+    """index -7 on a length-4 axis: the index runs up to 7, so only an axis longer than 7 (wte's
+    axis 0, 10 long; not axis 2, 5 long) is the size it needed."""
+    cases = [Case({"wte": np.zeros((10, 4, 5))})]
+    answers = [_crash("index -7 is out of bounds for axis 0 with size 4")]
+    found = size_from_another_axis(EXERCISE, cases, answers, [np.zeros(1)], [0])
+    assert found[0][0] == "an array sized `wte.shape[1]` where `wte.shape[0]` belongs"
