@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from grader.judging.crashes import input_used_whole, size_from_another_axis
+from grader.judging.crashes import input_used_whole, size_from_another_axis, size_from_the_data
 from grader.judging.outcomes import Raised
 from grader.judging.registry import Case
 from grader.judging.sampling_judge import draws_judge, one_draw_for_all_rows
@@ -77,3 +77,23 @@ def test_a_negative_index_is_read_by_its_size():
     answers = [_crash("index -7 is out of bounds for axis 0 with size 4")]
     found = size_from_another_axis(EXERCISE, cases, answers, [np.zeros(1)], [0])
     assert found[0][0] == "an array sized `wte.shape[1]` where `wte.shape[0]` belongs"
+
+
+def test_an_axis_as_long_as_the_index_is_not_the_size_it_needed():
+    """index 7 is out of bounds for an axis 7 long as well: only wte's axis 0 (10 long) fits."""
+    cases = [Case({"wte": np.zeros((10, 4, 7))})]
+    answers = [_crash("index 7 is out of bounds for axis 0 with size 4")]
+    found = size_from_another_axis(EXERCISE, cases, answers, [np.zeros(1)], [0])
+    assert found[0][0] == "an array sized `wte.shape[1]` where `wte.shape[0]` belongs"
+
+
+# ------------------------------------------------------------------ size_from_the_data
+def test_a_size_read_off_the_ids_is_named_only_where_no_input_has_that_size():
+    idx = np.array([0, 5, 2])          # idx.max() + 1 = 6 meets wte's 10 rows in the crash
+    crash = [_broadcast("(3,6)", "(3,10)")]
+    alone = [Case({"wte": np.zeros((10, 4)), "wpe": np.zeros((8, 4)), "idx": idx})]
+    found = size_from_the_data(EXERCISE, alone, crash, [np.zeros((3, 4))], [0])
+    assert found[0][0] == "a size taken from the ids (`idx.max() + 1`) where `wte.shape[0]` belongs"
+    # wpe 6 rows long: the 6 in the crash may be wpe's size as well, so nothing is named
+    both = [Case({"wte": np.zeros((10, 4)), "wpe": np.zeros((6, 4)), "idx": idx})]
+    assert size_from_the_data(EXERCISE, both, crash, [np.zeros((3, 4))], [0]) is None

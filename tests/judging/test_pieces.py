@@ -1,0 +1,58 @@
+"""pieces.py on a composite of its own: an earlier piece's catalogued mistake made inside the
+composite is named when it alone reproduces the answer, and nothing is named when mistakes of
+two pieces reproduce it alike (which earlier function to fix cannot be told)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from grader.judging import pieces
+from grader.judging.registry import Case, Exercise, Mistake
+
+
+def piece_a(x):
+    return x * 2.0
+
+
+def piece_b(x):
+    return x + 1.0
+
+
+def composite(x):
+    return piece_a(x) * piece_b(x)
+
+
+def _exercise(name, reference, mistakes=(), uses=()):
+    return Exercise(name, "00", reference, lambda: [], lambda rng: [], mistakes=list(mistakes),
+                    uses=uses, difficulty=1, importance=1, minutes=1)
+
+
+A_DOUBLED = Mistake("piece_a doubled", "piece_a twice too large.", lambda x: x * 4.0)
+B_DOUBLED = Mistake("piece_b doubled", "piece_b twice too large.", lambda x: 2.0 * (x + 1.0))
+
+
+@pytest.fixture
+def registry(monkeypatch):
+    exercises = {}
+    monkeypatch.setattr(pieces, "get", exercises.get)
+    return exercises
+
+
+def _found(registry, a_mistakes, b_mistakes):
+    registry["piece_a"] = _exercise("piece_a", piece_a, a_mistakes)
+    registry["piece_b"] = _exercise("piece_b", piece_b, b_mistakes)
+    exercise = _exercise("composite", composite, uses=("piece_a", "piece_b"))
+    cases = [Case({"x": np.array([0.5, -2.0, 3.0])}), Case({"x": np.array([[1.5], [4.0]])})]
+    expected = [composite(**c.args) for c in cases]
+    answers = [2.0 * e for e in expected]   # twice the composite: either piece doubled explains it
+    return pieces.piece_mistake(exercise, cases, answers, expected, [0, 1])
+
+
+def test_one_piece_s_mistake_that_reproduces_the_answer_is_named(registry):
+    (found,) = _found(registry, [A_DOUBLED], [])
+    assert found[0] == "piece_a doubled" and "fix your piece_a" in found[1]
+    assert piece_a(np.ones(1))[0] == 2.0   # the swap undone
+
+
+def test_mistakes_of_two_pieces_that_reproduce_it_alike_name_neither(registry):
+    assert _found(registry, [A_DOUBLED], [B_DOUBLED]) is None
