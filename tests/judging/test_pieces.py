@@ -38,14 +38,15 @@ def registry(monkeypatch):
     return exercises
 
 
-def _found(registry, a_mistakes, b_mistakes):
+def _found(registry, a_mistakes, b_mistakes, wrong=(0, 1)):
     registry["piece_a"] = _exercise("piece_a", piece_a, a_mistakes)
     registry["piece_b"] = _exercise("piece_b", piece_b, b_mistakes)
     exercise = _exercise("composite", composite, uses=("piece_a", "piece_b"))
     cases = [Case({"x": np.array([0.5, -2.0, 3.0])}), Case({"x": np.array([[1.5], [4.0]])})]
     expected = [composite(**c.args) for c in cases]
-    answers = [2.0 * e for e in expected]   # twice the composite: either piece doubled explains it
-    return pieces.piece_mistake(exercise, cases, answers, expected, [0, 1])
+    # twice the composite where wrong: either piece doubled explains it there
+    answers = [2.0 * e if i in wrong else e for i, e in enumerate(expected)]
+    return pieces.piece_mistake(exercise, cases, answers, expected, list(wrong))
 
 
 def test_one_piece_s_mistake_that_reproduces_the_answer_is_named(registry):
@@ -56,3 +57,9 @@ def test_one_piece_s_mistake_that_reproduces_the_answer_is_named(registry):
 
 def test_mistakes_of_two_pieces_that_reproduce_it_alike_name_neither(registry):
     assert _found(registry, [A_DOUBLED], [B_DOUBLED]) is None
+
+
+def test_a_mistake_must_reproduce_the_cases_the_learner_passes_too(registry):
+    """Doubled on the first test only: piece_a doubled fits that one, and breaks the second,
+    which the learner passes; so it is not their mistake."""
+    assert _found(registry, [A_DOUBLED], [], wrong=(0,)) is None
