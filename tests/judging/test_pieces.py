@@ -63,3 +63,16 @@ def test_a_mistake_must_reproduce_the_cases_the_learner_passes_too(registry):
     """Doubled on the first test only: piece_a doubled fits that one, and breaks the second,
     which the learner passes; so it is not their mistake."""
     assert _found(registry, [A_DOUBLED], [], wrong=(0,)) is None
+
+
+def test_a_composite_that_also_fails_a_case_meant_to_raise_is_not_named(registry):
+    """The doubled piece explains the values, not the refusal the third test asks for."""
+    registry["piece_a"] = _exercise("piece_a", piece_a, [A_DOUBLED])
+    registry["piece_b"] = _exercise("piece_b", piece_b, [])
+    exercise = _exercise("composite", composite, uses=("piece_a", "piece_b"))
+    cases = [Case({"x": np.array([0.5, -2.0])}), Case({"x": np.array([3.0])}),
+             Case({"x": np.array([])}, raises="ValueError")]
+    expected = [composite(**c.args) for c in cases[:2]] + [None]
+    answers = [2.0 * e for e in expected[:2]] + [np.array([])]
+    assert pieces.piece_mistake(exercise, cases, answers, expected, [0, 1, 2]) is None
+    assert pieces.piece_mistake(exercise, cases, answers, expected, [0, 1])[0][0] == "piece_a doubled"

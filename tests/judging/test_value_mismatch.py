@@ -210,3 +210,14 @@ def test_a_case_wrong_on_its_own_keeps_its_own_reason_beside_a_seed_mismatch():
     assert own[0] is None and own[1].startswith("'w': right shape and dtype, but values differ")
     seeds = case_reasons(exercise, cases, [{"w": a}, {"w": a.copy()}], [{"w": a}, {"w": a}])
     assert seeds[0] is None and seeds[1].startswith("another seed gave the same numbers as test 1")
+
+
+def test_the_same_seed_giving_other_numbers_is_told_as_such():
+    from grader.judging.compare import case_reasons
+    from grader.judging.registry import Case, Exercise
+
+    exercise = Exercise("f", "00", None, lambda: [], lambda rng: [], difficulty=1, importance=1, minutes=1)
+    a, b = (np.random.default_rng(s).normal(0, 1, 64) for s in (0, 1))
+    cases = [Case({"n": 4, "seed": 3}), Case({"n": 4, "seed": 3})]
+    reasons = case_reasons(exercise, cases, [{"w": a}, {"w": b}], [{"w": a}, {"w": b}])
+    assert reasons[0] is None and reasons[1].startswith("the config and seed of test 1 gave other numbers")
