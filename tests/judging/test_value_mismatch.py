@@ -221,3 +221,16 @@ def test_the_same_seed_giving_other_numbers_is_told_as_such():
     cases = [Case({"n": 4, "seed": 3}), Case({"n": 4, "seed": 3})]
     reasons = case_reasons(exercise, cases, [{"w": a}, {"w": b}], [{"w": a}, {"w": b}])
     assert reasons[0] is None and reasons[1].startswith("the config and seed of test 1 gave other numbers")
+
+
+def test_a_seed_mismatch_is_alike_another_only_of_the_same_kind_and_test():
+    """naming.py names a catalogued seed mistake only when the learner's mismatch is the same as
+    the mistake's: repeating numbers across seeds is not giving other numbers for one seed."""
+    from grader.judging.seeds import SeedMismatch
+
+    repeat = SeedMismatch(0, "repeat", "w")
+    assert repeat.same_as(SeedMismatch(0, "repeat", "b"))
+    assert not repeat.same_as(SeedMismatch(0, "differ", "w"))
+    assert not repeat.same_as(SeedMismatch(1, "repeat", "w"))
+    assert not repeat.same_as(None)
+    assert SeedMismatch(1, "repeat", "w").describe().startswith("another seed gave the same numbers as test 2")
