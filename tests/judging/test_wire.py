@@ -194,21 +194,21 @@ def test_a_number_that_is_not_one_is_a_malformed_number(tree):
     assert wire.decode(tree, None) == wire.Unsupported("?", "malformed number")
 
 
-def test_a_tree_nested_past_the_encoder_s_limit_is_refused():
+def _innermost_decoded(levels: int):
+    """decode of the number 1 inside `levels` lists, unwrapped to what stands innermost."""
     tree = {"int": "1"}
-    for _ in range(wire.MAX_DEPTH + 2):
+    for _ in range(levels):
         tree = {"list": [tree]}
     inner = wire.decode(tree, None)
     while isinstance(inner, list):
         inner = inner[0]
-    assert inner == wire.Unsupported("?", "malformed answer")
-    shallow = {"int": "1"}
-    for _ in range(wire.MAX_DEPTH + 1):
-        shallow = {"list": [shallow]}
-    inner = wire.decode(shallow, None)
-    while isinstance(inner, list):
-        inner = inner[0]
-    assert inner == 1
+    return inner
+
+
+def test_a_tree_nested_past_the_encoder_s_limit_is_refused():
+    """The encoder's own refusal sits one level below its limit, so the decoder reads that deep."""
+    assert _innermost_decoded(wire.MAX_DEPTH + 1) == 1
+    assert _innermost_decoded(wire.MAX_DEPTH + 2) == wire.Unsupported("?", "malformed answer")
 
 
 def test_dict_keys_arrive_as_str_and_refusals_arrive_capped():
