@@ -5,11 +5,13 @@ piece's catalogued mistakes gives the answer of a learner who made that mistake 
 in their own earlier function or in the lines that compute it. Named only when exactly one
 mistake of one piece reproduces the learner on every case (failing and passing alike).
 
-Runs in the grader's process, never the learner's: the swap is undone before it returns, and a
-lock keeps two judges in one process from seeing each other's swap.
+Runs in the grader's process, never the learner's: the swap is seen by the thread that made it
+alone and is undone before it returns: the batch grader judges several learners at once, one
+thread each, and a swap seen by every thread changed another learner's expected answers.
 """
 from __future__ import annotations
 
+import functools
 import inspect
 import sys
 import threading
@@ -20,7 +22,8 @@ from .compare import value_mismatch
 from .outcomes import NO_ANSWER, Raised
 from .registry import get
 
-_SWAP = threading.Lock()
+_INSTALL = threading.Lock()
+_LOCAL = threading.local()   # this thread's swaps: {(module's name, piece's name): variant}
 
 
 def piece_mistake(exercise, cases, answers, expected, failed):
@@ -64,10 +67,11 @@ def _candidates(exercise, own):
 @contextmanager
 def _swapped(piece, variant):
     """The module holding ``piece``'s reference, with that reference (called there by the
-    exercise's name) replaced by ``variant``, which takes keywords (the cases' argument names);
+    exercise's name) replaced by ``variant``, which takes keywords (the cases' argument names),
+    for this thread only (another learner's judge may be running the module's functions);
     yields False where the reference is not that module's function of that name."""
     module = sys.modules.get(getattr(piece.reference, "__module__", ""))
-    if module is None or getattr(module, piece.name, None) is not piece.reference:
+    if module is None or not _is_reference(getattr(module, piece.name, None), piece.reference):
         yield False
         return
     signature = inspect.signature(piece.reference)
@@ -77,9 +81,27 @@ def _swapped(piece, variant):
         bound.apply_defaults()
         return variant(**bound.arguments)
 
-    with _SWAP:
-        setattr(module, piece.name, by_keywords)
-        try:
-            yield True
-        finally:
-            setattr(module, piece.name, piece.reference)
+    key = (module.__name__, piece.name)
+    with _INSTALL:
+        if getattr(module, piece.name) is piece.reference:
+            setattr(module, piece.name, _dispatcher(key, piece.reference))
+    swaps = _LOCAL.__dict__.setdefault("swaps", {})
+    swaps[key] = by_keywords
+    try:
+        yield True
+    finally:
+        del swaps[key]
+
+
+def _dispatcher(key, reference):
+    """Stands in the module for ``reference`` for good: calls this thread's swap of it, if any,
+    else the reference itself."""
+    @functools.wraps(reference)
+    def dispatch(*args, **kwargs):
+        return _LOCAL.__dict__.get("swaps", {}).get(key, reference)(*args, **kwargs)
+    dispatch.piece_reference = reference
+    return dispatch
+
+
+def _is_reference(found, reference) -> bool:
+    return found is reference or getattr(found, "piece_reference", None) is reference

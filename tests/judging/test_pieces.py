@@ -3,6 +3,8 @@ composite is named when it alone reproduces the answer, and nothing is named whe
 two pieces reproduce it alike (which earlier function to fix cannot be told)."""
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 import pytest
 
@@ -76,3 +78,51 @@ def test_a_composite_that_also_fails_a_case_meant_to_raise_is_not_named(registry
     answers = [2.0 * e for e in expected[:2]] + [np.array([])]
     assert pieces.piece_mistake(exercise, cases, answers, expected, [0, 1, 2]) is None
     assert pieces.piece_mistake(exercise, cases, answers, expected, [0, 1])[0][0] == "piece_a doubled"
+
+
+def _in_a_thread_holding_a_swap(piece, variant, work):
+    """work() run by this thread while another thread holds piece swapped for variant; returns
+    (work's result, what the swapping thread itself saw of work() during its swap)."""
+    holding, done, seen = threading.Event(), threading.Event(), {}
+
+    def swapper():
+        with pieces._swapped(piece, variant) as swapped:
+            seen["swapped"] = swapped
+            seen["inside"] = work()
+            holding.set()
+            done.wait(30)
+
+    thread = threading.Thread(target=swapper)
+    thread.start()
+    assert holding.wait(30)
+    try:
+        return work(), seen
+    finally:
+        done.set()
+        thread.join(30)
+
+
+def test_a_swap_is_not_seen_by_another_thread_judging_at_the_same_time():
+    """The batch grader judges learners in threads: while one learner's judge tries encode's
+    mistakes inside generate_text, another's expected answers for generate_text stay right
+    (they changed on 3 of its public cases, and a right answer failed, before)."""
+    from grader.judging import registry
+    from grader.judging.answers import reference_answers
+
+    exercise, encode = registry.get("generate_text"), registry.get("encode")
+    cases = exercise.cases(hidden=False)
+    right = reference_answers(exercise, cases)
+    mistake = next(m for m in encode.mistakes if m.name == "the leading space stripped")
+    meanwhile, seen = _in_a_thread_holding_a_swap(encode, mistake.variant,
+                                                  lambda: reference_answers(exercise, cases))
+    assert seen["swapped"] and repr(seen["inside"]) != repr(right)   # the swap works where it is made
+    assert repr(meanwhile) == repr(right)
+    assert repr(reference_answers(exercise, cases)) == repr(right)   # and is undone after
+
+
+def test_a_toy_swap_stays_in_its_thread(registry):
+    registry["piece_a"] = _exercise("piece_a", piece_a, [A_DOUBLED])
+    x = np.array([1.0, 2.0])
+    meanwhile, seen = _in_a_thread_holding_a_swap(registry["piece_a"], A_DOUBLED.variant, lambda: composite(x))
+    assert seen["inside"].tolist() == [8.0, 24.0]   # 4x * (x + 1) in the swapping thread
+    assert meanwhile.tolist() == [4.0, 12.0]        # 2x * (x + 1) everywhere else
