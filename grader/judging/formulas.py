@@ -89,9 +89,8 @@ def _changes(fn, tree):
                     for m in (n - 1, n + 1):
                         if m >= 1:
                             yield where, (name, n), m, "power"
-        term = _term_inside(node, arguments)
-        if term is not None:
-            yield where, term, None, "outside"
+        for function, term, other in _terms_inside(node, arguments):
+            yield where, (function, term), other, "outside"
 
 
 def _float_of(fn, node):
@@ -122,17 +121,18 @@ def _name_power(factor):
     return None, 0
 
 
-def _term_inside(node, arguments):
-    """(the function's name, the argument added inside its call) for f(a + b) with b an argument
-    of the reference (b_fc in gelu_tanh(x @ w_fc + b_fc)): the change tried is f(a) + b."""
+def _terms_inside(node, arguments):
+    """(the function's name, an argument added inside its call, the other side of the sum) for
+    f(a + b) where b, on either side, is an argument of the reference (b_fc in
+    gelu_tanh(x @ w_fc + b_fc)): the change tried is f(a) + b, for each such b."""
     if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and len(node.args) == 1
             and not node.keywords):
-        return None
+        return []
     inside = node.args[0]
-    if isinstance(inside, ast.BinOp) and isinstance(inside.op, ast.Add) and isinstance(inside.right, ast.Name) \
-            and inside.right.id in arguments:
-        return node.func.id, inside.right.id
-    return None
+    if not (isinstance(inside, ast.BinOp) and isinstance(inside.op, ast.Add)):
+        return []
+    return [(node.func.id, term.id, other) for term, other in ((inside.right, "left"), (inside.left, "right"))
+            if isinstance(term, ast.Name) and term.id in arguments]
 
 
 def _factors(node):
@@ -152,9 +152,10 @@ def _variant(fn, tree, change):
             else ast.Name(name, ast.Load())
         for factor in reversed([f for f in _factors(node) if _name_power(f)[0] != name]):
             replacement = ast.BinOp(factor, ast.Mult(), replacement)
-    elif relation == "outside":   # f(a + b) -> f(a) + b
+    elif relation == "outside":   # f(a + b) -> f(a) + b, with b the term named and a the other side
         inside = node.args[0]
-        replacement = ast.BinOp(ast.Call(node.func, [inside.left], []), ast.Add(), inside.right)
+        kept, moved = (inside.left, inside.right) if new == "left" else (inside.right, inside.left)
+        replacement = ast.BinOp(ast.Call(node.func, [kept], []), ast.Add(), moved)
     else:
         replacement = ast.Constant(new)
     tree = _Replace(node, replacement).visit(tree)

@@ -49,6 +49,14 @@ def activated(x, b):
     return tanh(x * 2.0 + b)
 
 
+def activated_bias_first(x, b):
+    return tanh(b + x * 2.0)
+
+
+def summed(x, b):
+    return tanh(x + b)
+
+
 def shifted_cube(x):
     y = x + 1
     return y ** 3
@@ -157,6 +165,17 @@ def test_an_argument_added_after_a_call_instead_of_inside_is_named():
     (found,) = _named(activated, lambda x, b: tanh(x * 2.0) + b)
     assert found[0] == "`b` added after `tanh` instead of inside it"
     assert "tanh(...) + b" in found[1] and "tanh(... + b)" in found[1]
+
+
+@pytest.mark.parametrize("reference, learner, moved", [
+    (activated_bias_first, lambda x, b: tanh(x * 2.0) + b, "b"),   # the argument on the left of the sum
+    (activated_bias_first, lambda x, b: b + tanh(x * 2.0), "b"),
+    (summed, lambda x, b: tanh(x) + b, "b"),                        # both sides arguments: each is tried
+    (summed, lambda x, b: tanh(b) + x, "x"),
+])
+def test_an_argument_on_either_side_of_the_sum_is_named(reference, learner, moved):
+    (found,) = _named(reference, learner)
+    assert found[0] == f"`{moved}` added after `tanh` instead of inside it"
 
 
 def test_a_constant_inside_the_call_is_still_tried_there():
