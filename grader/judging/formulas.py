@@ -124,15 +124,22 @@ def _name_power(factor):
 def _terms_inside(node, arguments):
     """(the function's name, an argument added inside its call, the other side of the sum) for
     f(a + b) where b, on either side, is an argument of the reference (b_fc in
-    gelu_tanh(x @ w_fc + b_fc)): the change tried is f(a) + b, for each such b."""
-    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and len(node.args) == 1
-            and not node.keywords):
+    gelu_tanh(x @ w_fc + b_fc), eps in np.sqrt(var + eps)): the change tried is f(a) + b, for
+    each such b."""
+    if not (isinstance(node, ast.Call) and _dotted(node.func) and len(node.args) == 1 and not node.keywords):
         return []
     inside = node.args[0]
     if not (isinstance(inside, ast.BinOp) and isinstance(inside.op, ast.Add)):
         return []
-    return [(node.func.id, term.id, other) for term, other in ((inside.right, "left"), (inside.left, "right"))
+    return [(ast.unparse(node.func), term.id, other) for term, other in ((inside.right, "left"), (inside.left, "right"))
             if isinstance(term, ast.Name) and term.id in arguments]
+
+
+def _dotted(func) -> bool:
+    """A function called by its name or a module's (gelu_tanh, np.sqrt), as a learner writes it."""
+    while isinstance(func, ast.Attribute):
+        func = func.value
+    return isinstance(func, ast.Name)
 
 
 def _factors(node):

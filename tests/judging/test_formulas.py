@@ -57,6 +57,10 @@ def summed(x, b):
     return tanh(x + b)
 
 
+def rooted(x, b):
+    return np.sqrt(x * x + b) * 0.5   # a call through a module, as layer_norm's np.sqrt(var + eps)
+
+
 def shifted_cube(x):
     y = x + 1
     return y ** 3
@@ -176,6 +180,15 @@ def test_an_argument_added_after_a_call_instead_of_inside_is_named():
 def test_an_argument_on_either_side_of_the_sum_is_named(reference, learner, moved):
     (found,) = _named(reference, learner)
     assert found[0] == f"`{moved}` added after `tanh` instead of inside it"
+
+
+def test_a_call_through_a_module_is_read_as_one_by_name():
+    """np.sqrt(x * x + b): each kind of change is still tried around it, the outside one too."""
+    (found,) = _named(rooted, lambda x, b: (np.sqrt(x * x) + b) * 0.5)
+    assert found[0] == "`b` added after `np.sqrt` instead of inside it"
+    assert "np.sqrt(...) + b" in found[1]
+    (found,) = _named(rooted, lambda x, b: np.sqrt(x * x + b) * 5.0)
+    assert found[0] == "the constant 5 where 0.5 belongs (ten times it)"
 
 
 def test_a_constant_inside_the_call_is_still_tried_there():
