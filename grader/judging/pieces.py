@@ -24,6 +24,7 @@ from .registry import get
 
 _INSTALL = threading.Lock()
 _LOCAL = threading.local()   # this thread's swaps: {(module's name, piece's name): variant}
+_HOLDERS: dict = {}          # how many threads hold a swap of each (module's name, piece's name)
 
 
 def piece_mistake(exercise, cases, answers, expected, failed):
@@ -82,20 +83,34 @@ def _swapped(piece, variant):
         return variant(**bound.arguments)
 
     key = (module.__name__, piece.name)
-    with _INSTALL:
-        if getattr(module, piece.name) is piece.reference:
-            setattr(module, piece.name, _dispatcher(key, piece.reference))
+    _install(module, piece.name, key, piece.reference)
     swaps = _LOCAL.__dict__.setdefault("swaps", {})
     swaps[key] = by_keywords
     try:
         yield True
     finally:
         del swaps[key]
+        _uninstall(module, piece.name, key, piece.reference)
+
+
+def _install(module, name, key, reference):
+    """The module's function is a dispatcher while any thread holds a swap of it."""
+    with _INSTALL:
+        if not _HOLDERS.get(key):
+            setattr(module, name, _dispatcher(key, reference))
+        _HOLDERS[key] = _HOLDERS.get(key, 0) + 1
+
+
+def _uninstall(module, name, key, reference):
+    """The reference itself back in the module once the last swap of it ends."""
+    with _INSTALL:
+        _HOLDERS[key] -= 1
+        if not _HOLDERS[key]:
+            setattr(module, name, reference)
 
 
 def _dispatcher(key, reference):
-    """Stands in the module for ``reference`` for good: calls this thread's swap of it, if any,
-    else the reference itself."""
+    """Calls the calling thread's swap of ``reference``, if it holds one, else the reference."""
     @functools.wraps(reference)
     def dispatch(*args, **kwargs):
         return _LOCAL.__dict__.get("swaps", {}).get(key, reference)(*args, **kwargs)

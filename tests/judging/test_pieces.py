@@ -3,6 +3,7 @@ composite is named when it alone reproduces the answer, and nothing is named whe
 two pieces reproduce it alike (which earlier function to fix cannot be told)."""
 from __future__ import annotations
 
+import sys
 import threading
 
 import numpy as np
@@ -118,6 +119,8 @@ def test_a_swap_is_not_seen_by_another_thread_judging_at_the_same_time():
     assert seen["swapped"] and repr(seen["inside"]) != repr(right)   # the swap works where it is made
     assert repr(meanwhile) == repr(right)
     assert repr(reference_answers(exercise, cases)) == repr(right)   # and is undone after
+    module = sys.modules[encode.reference.__module__]
+    assert getattr(module, "encode") is encode.reference   # the module's own function again
 
 
 def test_a_toy_swap_stays_in_its_thread(registry):
