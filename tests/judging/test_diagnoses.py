@@ -850,6 +850,35 @@ def cross_entropy(logits, targets):
     assert v.mistakes == ["exp overflows on large inputs (no max subtracted)"], v.message
 
 
+def _stable_softmax(x):
+    e = np.exp(x - x.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+@pytest.mark.parametrize("far", [-1000.0, 1000.0], ids=["large negative", "large positive"])
+def test_exp_out_of_range_is_named_on_either_side(far):
+    """exp underflows to 0 below about -745 (0 / 0 is NaN) as it overflows above 709.8: logits all
+    near -1000 break a softmax without its max shift as surely as logits near +1000, and both are
+    beyond exp's range by their size, whatever their sign."""
+    from grader.judging.registry import Case, Exercise
+
+    exercise = Exercise("softmax", "00", _stable_softmax, lambda: [], lambda rng: [],
+                        difficulty=1, importance=1, minutes=1)
+    cases = [Case({"x": np.array([[0.5, -1.0, 2.0], [1.0, 0.0, -3.0]])}),
+             Case({"x": np.array([0.25, 1.5, -0.5, 3.0])}),
+             Case({"x": far + np.array([[0.0, 1.0, 2.0], [3.0, -1.0, 0.5]])})]
+
+    def naive(x):
+        e = np.exp(x)
+        return e / e.sum(axis=-1, keepdims=True)
+
+    with np.errstate(all="ignore"):
+        answers = [call_answer(naive, c) for c in cases]
+    assert not np.isfinite(answers[2]).all()
+    v = judge(exercise, cases, answers, reference_answers(exercise, cases), {})
+    assert v.status == "failed" and v.mistakes == ["exp overflows on large inputs (no max subtracted)"], v.message
+
+
 def test_two_readings_of_the_reference_that_fit_alike_name_neither():
     """Where every case's w_o is the identity, leaving out the projection and leaving out its bias
     b_o give one answer: which the learner did cannot be told, so neither is named (both would send
