@@ -430,6 +430,32 @@ def test_a_grading_process_that_died_is_not_handed_on():
         ws.close()
 
 
+def test_a_grading_process_starting_when_the_batch_stops_is_killed_too(monkeypatch):
+    """Ctrl-C (Workspace.stop) kills the grading processes it finds. One that a learner's thread
+    was starting at that moment (past the stopping check, not yet in the workspace's set) was
+    missed and graded that learner's infinite loop to the time limit (test_batch's Ctrl-C test
+    waited 60 s under load): it is killed as soon as it is registered."""
+    from grader.batch.sandbox import processes
+
+    ws = Workspace(Limits(wall_s=20), "python")
+    real = subprocess.Popen
+
+    def started_as_the_batch_stops(*args, **kwargs):
+        proc = real(*args, **kwargs)
+        ws.stop()   # the process exists; the Zygote is not registered yet
+        return proc
+
+    try:
+        monkeypatch.setattr(processes.subprocess, "Popen", started_as_the_batch_stops)
+        zygote = processes.Zygote(ws, "learner", None, None)
+        monkeypatch.undo()
+        assert zygote.proc.wait(timeout=10) == -9 and not zygote.alive()
+        zygote.close()
+    finally:
+        monkeypatch.undo()
+        ws.close()
+
+
 # ----------------------------------------------------------------- frames: a stranger's bytes
 def _frame_bytes(tree, blob=b""):
     text = json.dumps(tree).encode()

@@ -49,6 +49,8 @@ class Zygote:
                                      cwd="/", start_new_session=True)
         theirs.close()
         ws.live.add(self)
+        if ws.stopping:   # Ctrl-C came while this one started: stop() did not see it in `live`
+            self.kill()
         self._send(self._setup(), [])
 
     def kill(self) -> None:
