@@ -446,8 +446,10 @@ def test_ctrl_c_stops_the_running_exercises_and_says_how_to_resume(tmp_path):
     write_learner(klass / "ann", [GOOD_EMBED, GOOD_ONE_HOT])
     write_learner(klass / "zed", [embed_doing("while True:\n    pass"), GOOD_ONE_HOT])
     out = tmp_path / "out"
+    # faulthandler: a grader that does not stop shows where each of its threads waits (SIGABRT)
     proc = subprocess.Popen(GRADE + [str(klass), "--out", str(out), "--jobs", "2", "--timeout", "60"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONFAULTHANDLER": "1"})
     seen = []
     for line in proc.stderr:  # ann's row is saved: zed's loop is running
         seen.append(line)
@@ -455,7 +457,11 @@ def test_ctrl_c_stops_the_running_exercises_and_says_how_to_resume(tmp_path):
             break
     started = time.monotonic()
     proc.send_signal(signal.SIGINT)
-    rest = proc.communicate(timeout=60)[1]
+    try:
+        rest = proc.communicate(timeout=45)[1]
+    except subprocess.TimeoutExpired:
+        proc.send_signal(signal.SIGABRT)
+        pytest.fail("the grader did not stop within 45 s of Ctrl-C; its threads:\n" + proc.communicate()[1][-6000:])
     stopped_in = time.monotonic() - started
     assert proc.returncode == 130 and stopped_in < 30, (proc.returncode, stopped_in)  # not the 60 s timeout
     assert "interrupted: 1 of 2 learners are graded and saved" in rest and "Traceback" not in rest, rest
