@@ -8,6 +8,7 @@ import sys
 import time
 import zipfile
 
+import pytest
 
 from conftest import ROOT
 from test_hostile import GOOD_EMBED, GOOD_ONE_HOT, embed_doing, write_learner
