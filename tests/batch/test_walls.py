@@ -670,6 +670,56 @@ def test_the_cpu_limit_is_named_though_soft_and_hard_are_one():
     assert problem == "used more than 1 s of CPU time", problem
 
 
+# Short tasks that wake, run a fraction of a scheduler tick and sleep: beside them a busy
+# loop is charged ticks it did not wholly use, so it meets its CPU limit with less exact
+# run time (rusage) than the limit: 0.66-0.75 s at 1 s on this machine.
+WAKER = """import time
+while True:
+    t = time.perf_counter()
+    while time.perf_counter() - t < 0.0005:
+        pass
+    time.sleep(0.0007)
+"""
+
+
+def test_the_cpu_limit_is_named_under_load_from_the_count_the_kernel_checks():
+    """Not from rusage, which rescales the ticks to the exact run time."""
+    import resource
+    import signal
+
+    from grader.batch.sandbox.inside import zygote
+    wakers = [subprocess.Popen([sys.executable, "-c", WAKER]) for _ in range(8)]
+    try:
+        codes = []
+        for _ in range(2):
+            pid = os.fork()
+            if pid == 0:
+                resource.setrlimit(resource.RLIMIT_CPU, (1, 1))
+                while True:
+                    pass
+            codes.append(zygote.wait(pid, wall_s=60, cpu_s=1))
+    finally:
+        for w in wakers:
+            w.kill()
+            w.wait()
+    assert codes == [(-signal.SIGXCPU, False)] * 2, codes
+
+
+def test_a_kill_before_the_cpu_limit_is_not_named_as_the_limit():
+    """A child killed (SIGKILL, as the memory wall does) after 0.5 s of its 1 s: not SIGXCPU."""
+    import resource
+    import signal
+
+    from grader.batch.sandbox.inside import zygote
+    pid = os.fork()
+    if pid == 0:
+        resource.setrlimit(resource.RLIMIT_CPU, (1, 1))
+        while time.process_time() < 0.5:
+            pass
+        os.kill(os.getpid(), signal.SIGKILL)
+    assert zygote.wait(pid, wall_s=60, cpu_s=1) == (-signal.SIGKILL, False)
+
+
 # --------------------------------------------------------------- seccomp: an allow list
 def run_filter(prog, arch: str, nr: int, args=(0,) * 6, audit_arch: int | None = None) -> int:
     """What the filter answers for one system call: a small interpreter of the instructions
