@@ -6,16 +6,17 @@ feedback, then the gradebook and the report, at a bounded share of the time), in
 process alone. A pool is
 ``LocalPool`` (threads on this machine, one workspace) or ``cluster.pool.ClusterPool``
 (tasks on a Dask cluster): an object with ``describe()`` (what held learner code in,
-for report.json), ``results(todo)`` (a generator of (Submission, where it ran)) and
-``close()``.
+for report.json), ``results(todo)`` (a generator of (Submission, where it ran), which
+calls ``stop_requested()`` while it waits) and ``close()``.
 """
 from __future__ import annotations
 
+import contextlib
 import signal
 import sys
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,6 +28,9 @@ from .state import Batch
 
 
 REBUILD_SHARE = 10  # wait 10 times a rebuild's duration before the next: at most ~10% of the time
+POLL_S = 0.2        # how often a pool waiting for results looks for a Ctrl-C
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)  # Ctrl-C, and a scheduler's (or Gradescope's) time limit
+_stop_seen: list[int] = []  # the signals noted while a batch runs (a list: the handler takes no lock)
 
 
 class BatchStopped(RuntimeError):
@@ -104,11 +108,42 @@ def _needs_grading(saved) -> bool:
     return saved is None or saved.internal
 
 
+@contextlib.contextmanager
+def _stop_signals_noted():
+    """While a batch runs, Ctrl-C (or SIGTERM) is noted, not raised where it lands: a
+    KeyboardInterrupt raised between a lock's acquire and the ``with`` that releases it (in
+    a future's condition, a queue) leaves the lock held, and the threads waiting on it hang
+    Ctrl-C's stop for good. The pools raise it at one place, in their wait
+    (``stop_requested``), where the main thread holds no lock. Outside the main thread (a
+    test, a server) signals cannot be set, and nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    _stop_seen.clear()
+    before = {sig: signal.signal(sig, lambda signum, frame: _stop_seen.append(signum)) for sig in STOP_SIGNALS}
+    try:
+        yield
+    finally:
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
+
+
+def stop_requested() -> None:
+    """Raise KeyboardInterrupt if Ctrl-C (or SIGTERM) came since the batch started."""
+    if _stop_seen:
+        raise KeyboardInterrupt
+
+
 def run(plan: Plan, pool, report) -> list:
     """Each result saved as it arrives, whoever graded it; the shared files rebuilt after it,
     unless the last rebuild was so recent that rebuilding would take more than 1 / REBUILD_SHARE
     of the time (a rebuild reads and writes every saved learner: a large class's would
     otherwise cost the square of its size)."""
+    with _stop_signals_noted():
+        return _run(plan, pool, report)
+
+
+def _run(plan: Plan, pool, report) -> list:
     arriving, last = None, (float("-inf"), 0.0)  # (when the last rebuild ended, what it took)
     try:
         plan.batch.sandbox = pool.describe()
@@ -124,9 +159,7 @@ def run(plan: Plan, pool, report) -> list:
             if hasattr(report, "ran_on"):
                 report.ran_on(where)
     except KeyboardInterrupt:  # Ctrl-C: stop the running exercises now, not after the slowest
-        if threading.current_thread() is threading.main_thread():  # a second Ctrl-C: the same stop
-            signal.signal(signal.SIGINT, signal.SIG_IGN)
-        if hasattr(pool, "stop"):
+        if hasattr(pool, "stop"):  # (a second Ctrl-C is only noted again: the same stop)
             pool.stop()
         if arriving is not None:
             arriving.close()
@@ -160,9 +193,13 @@ class LocalPool:
     def results(self, todo: list[Learner]):
         pool = ThreadPoolExecutor(max_workers=self.jobs)
         try:
-            futures = [pool.submit(self.grade_one, x, self.exercises, self.workspace) for x in todo]
-            for future in as_completed(futures):
-                yield future.result(), None
+            order = {pool.submit(self.grade_one, x, self.exercises, self.workspace): i for i, x in enumerate(todo)}
+            pending = set(order)
+            while pending:
+                done, pending = wait(pending, timeout=POLL_S, return_when=FIRST_COMPLETED)
+                for future in sorted(done, key=order.get):  # those done together: in the learners' order
+                    yield future.result(), None
+                stop_requested()
         except KeyboardInterrupt:  # raised here, in the wait: stop the running exercises before
             self.stop()            # the shutdown below waits for their threads
             raise

@@ -5,6 +5,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 import zipfile
 
@@ -477,6 +478,41 @@ def test_ctrl_c_stops_the_running_exercises_and_says_how_to_resume(tmp_path):
     assert again.returncode == 0 and "1 of 2 already graded" in again.stderr, again.stderr
     assert sorted(r["submission"] for r in rows(out)) == ["ann", "zed"]
     assert not any(r["problem"].startswith("pending") for r in rows(out))
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_ctrl_c_lands_in_the_pool_s_wait_never_in_the_batch_s_own_work(tmp_path, sig):
+    """A KeyboardInterrupt raised wherever the signal lands can fall between a lock's acquire
+    and the `with` that releases it (a future's condition, a queue), and the stop then waits
+    for good. Sent while the batch reports its first learner, the report finishes, the stop
+    comes in the pool's wait, the learner is saved, and the handlers are given back. SIGTERM
+    (a job scheduler's, Gradescope's time limit) stops a batch the same way."""
+    from grader.batch import grade, pipeline
+    from grader.batch.inputs.collect import Learner, Notebook
+    from grader.batch.state import Batch
+
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("signals reach the main thread only, and this test does not run there")
+    learners = [Learner(f"l{i}", [Notebook("01.ipynb", b"%d" % i)]) for i in range(3)]
+    exercises = grade.Exercises(lessons=["01_embeddings"])
+    plan = pipeline.Plan(exercises, learners, learners, Batch(tmp_path, exercises, grade.Submission),
+                         grade.Limits(), "python", tmp_path)
+
+    def grade_one(learner, exercises, workspace):
+        time.sleep(0.3 * int(learner.name[1:]))  # l0 at once, then l1, then l2
+        return grade.failed(learner, "nothing to grade", internal=False)
+
+    reported = []
+
+    def report(sub, exercises):
+        os.kill(os.getpid(), sig)
+        time.sleep(0.1)  # a Python handler runs here, in the middle of the batch's own work
+        reported.append(sub.name)
+
+    before = signal.getsignal(sig)
+    with pytest.raises(pipeline.BatchStopped, match="interrupted: 1 of 3 learners are graded and saved"):
+        pipeline.run(plan, pipeline.LocalPool(plan, 1, grade_one), report)
+    assert reported == ["l0"] and signal.getsignal(sig) is before
 
 
 def test_a_timed_out_exercise_says_which_tests_ran(tmp_path):

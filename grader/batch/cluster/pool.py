@@ -27,8 +27,9 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 
-from ..pipeline import BatchStopped
+from ..pipeline import POLL_S, BatchStopped, stop_requested
 from ..records import failed
 from ..sandbox.inside.frames import FrameError, parse_json
 from . import remote, task
@@ -118,7 +119,7 @@ class ClusterPool:
         try:
             for _ in range(window):
                 submit_next()
-            for future in arrived:
+            for future in _as_they_come(arrived):
                 if future.status == "cancelled" or self.client.status != "running":
                     raise BatchStopped(f"the Dask scheduler at {self.address} went away")
                 x = learners.pop(future.key)
@@ -144,6 +145,17 @@ class ClusterPool:
 
     def close(self) -> None:
         self.stack.close()
+
+
+def _as_they_come(arrived):
+    """Dask's as_completed, iterated without blocking in it, so a Ctrl-C is raised here
+    (pipeline.stop_requested), never inside its condition's lock."""
+    while not arrived.is_empty():
+        if arrived.has_ready():
+            yield next(arrived)
+        else:
+            stop_requested()
+            time.sleep(POLL_S / 2)
 
 
 def check_workers(client, settings: dict, grader: str) -> tuple[list[str], int, dict]:
