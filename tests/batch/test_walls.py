@@ -705,19 +705,32 @@ def test_the_cpu_limit_is_named_under_load_from_the_count_the_kernel_checks():
     assert codes == [(-signal.SIGXCPU, False)] * 2, codes
 
 
-def test_a_kill_before_the_cpu_limit_is_not_named_as_the_limit():
-    """A child killed (SIGKILL, as the memory wall does) after 0.5 s of its 1 s: not SIGXCPU."""
+@pytest.mark.parametrize("cpu_s", [1, None], ids=["limit-1s", "no-limit"])
+def test_a_kill_before_the_cpu_limit_is_not_named_as_the_limit(cpu_s):
+    """A child killed (SIGKILL, as the memory wall does) after 0.5 s of CPU time, with a 1 s
+    limit or none: not SIGXCPU."""
     import resource
     import signal
 
     from grader.batch.sandbox.inside import zygote
     pid = os.fork()
     if pid == 0:
-        resource.setrlimit(resource.RLIMIT_CPU, (1, 1))
+        if cpu_s:
+            resource.setrlimit(resource.RLIMIT_CPU, (cpu_s, cpu_s))
         while time.process_time() < 0.5:
             pass
         os.kill(os.getpid(), signal.SIGKILL)
-    assert zygote.wait(pid, wall_s=60, cpu_s=1) == (-signal.SIGKILL, False)
+    assert zygote.wait(pid, wall_s=60, cpu_s=cpu_s) == (-signal.SIGKILL, False)
+
+
+def test_the_cpu_limit_is_read_from_rusage_where_the_clock_cannot_be_read():
+    """The kernel's count first; without it rusage, which reads under that count (0.98 s at
+    1 s unloaded); no limit, never met."""
+    from grader.batch.sandbox.inside.zygote import cpu_limit_met
+    assert cpu_limit_met(1, 1.004, 0.66) and not cpu_limit_met(1, 0.99, 0.99)
+    assert cpu_limit_met(1, None, 0.98) and cpu_limit_met(60, None, 58.8)
+    assert not cpu_limit_met(1, None, 0.5) and not cpu_limit_met(60, None, 50.0)
+    assert not cpu_limit_met(None, 5.0, 5.0) and not cpu_limit_met(0, None, 5.0)
 
 
 # --------------------------------------------------------------- seccomp: an allow list
