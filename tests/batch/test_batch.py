@@ -480,39 +480,76 @@ def test_ctrl_c_stops_the_running_exercises_and_says_how_to_resume(tmp_path):
     assert not any(r["problem"].startswith("pending") for r in rows(out))
 
 
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
-def test_ctrl_c_lands_in_the_pool_s_wait_never_in_the_batch_s_own_work(tmp_path, sig):
-    """A KeyboardInterrupt raised wherever the signal lands can fall between a lock's acquire
-    and the `with` that releases it (a future's condition, a queue), and the stop then waits
-    for good. Sent while the batch reports its first learner, the report finishes, the stop
-    comes in the pool's wait, the learner is saved, and the handlers are given back. SIGTERM
-    (a job scheduler's, Gradescope's time limit) stops a batch the same way."""
+def in_process_plan(tmp_path, n):
+    """A batch of n learners graded in this process (a grade_one of the test's own)."""
     from grader.batch import grade, pipeline
     from grader.batch.inputs.collect import Learner, Notebook
     from grader.batch.state import Batch
 
     if threading.current_thread() is not threading.main_thread():
         pytest.skip("signals reach the main thread only, and this test does not run there")
-    learners = [Learner(f"l{i}", [Notebook("01.ipynb", b"%d" % i)]) for i in range(3)]
+    learners = [Learner(f"l{i}", [Notebook("01.ipynb", b"%d" % i)]) for i in range(n)]
     exercises = grade.Exercises(lessons=["01_embeddings"])
-    plan = pipeline.Plan(exercises, learners, learners, Batch(tmp_path, exercises, grade.Submission),
+    return pipeline.Plan(exercises, learners, learners, Batch(tmp_path, exercises, grade.Submission),
                          grade.Limits(), "python", tmp_path)
 
+
+def ungraded(learner):
+    from grader.batch import grade
+    return grade.failed(learner, "nothing to grade", internal=False)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_ctrl_c_lands_in_the_pool_s_wait_never_in_the_batch_s_own_work(tmp_path, sig, monkeypatch):
+    """A KeyboardInterrupt raised wherever the signal lands can fall between a lock's acquire
+    and the `with` that releases it (a future's condition, a queue), and the stop then waits
+    for good. Sent while the batch reports its second learner, the report finishes, the stop
+    comes in the pool's wait, and the handlers are given back. The gradebook is rebuilt at the
+    stop: the second learner, saved after the last rebuild (rebuilds are throttled; here only
+    the first is due), is in it. SIGTERM (a job scheduler's, Gradescope's time limit) stops a
+    batch the same way."""
+    from grader.batch import pipeline
+
+    plan = in_process_plan(tmp_path, 3)
+    monkeypatch.setattr(pipeline, "REBUILD_SHARE", 10**9)
+
     def grade_one(learner, exercises, workspace):
-        time.sleep(0.3 * int(learner.name[1:]))  # l0 at once, then l1, then l2
-        return grade.failed(learner, "nothing to grade", internal=False)
+        time.sleep(0.3 * (learner.name == "l2"))  # l0 and l1 at once, then l2
+        return ungraded(learner)
 
     reported = []
 
     def report(sub, exercises):
-        os.kill(os.getpid(), sig)
-        time.sleep(0.1)  # a Python handler runs here, in the middle of the batch's own work
+        if sub.name == "l1":
+            os.kill(os.getpid(), sig)
+            time.sleep(0.1)  # a Python handler runs here, in the middle of the batch's own work
         reported.append(sub.name)
 
     before = signal.getsignal(sig)
-    with pytest.raises(pipeline.BatchStopped, match="interrupted: 1 of 3 learners are graded and saved"):
+    with pytest.raises(pipeline.BatchStopped, match="interrupted: 2 of 3 learners are graded and saved"):
         pipeline.run(plan, pipeline.LocalPool(plan, 1, grade_one), report)
-    assert reported == ["l0"] and signal.getsignal(sig) is before
+    assert reported == ["l0", "l1"] and signal.getsignal(sig) is before
+    table = {r["submission"]: r["problem"] for r in rows(tmp_path)}
+    assert table["l1"].startswith("nothing to grade") and table["l0"].startswith("nothing to grade")
+    assert table["l2"].startswith("pending"), table
+
+
+def test_a_learner_graded_when_ctrl_c_comes_is_saved(tmp_path):
+    """Ctrl-C as l0's grading ends: l0's result, done when the pool sees the Ctrl-C, is saved
+    before the stop (a rerun does not grade it again); l1, still running, is not."""
+    from grader.batch import pipeline
+
+    plan = in_process_plan(tmp_path, 2)
+
+    def grade_one(learner, exercises, workspace):
+        if learner.name == "l0":
+            os.kill(os.getpid(), signal.SIGINT)
+        else:
+            time.sleep(1)
+        return ungraded(learner)
+
+    with pytest.raises(pipeline.BatchStopped, match="interrupted: 1 of 2 learners are graded and saved"):
+        pipeline.run(plan, pipeline.LocalPool(plan, 2, grade_one), lambda sub, exercises: None)
 
 
 def test_a_timed_out_exercise_says_which_tests_ran(tmp_path):
