@@ -463,3 +463,24 @@ def test_a_large_class_s_gradebook_is_rebuilt_at_a_bounded_share_of_the_time(tmp
     subs = pipeline.run(plan, Instant(), lambda sub, exercises: None)
     assert len(subs) == 20 and len(rows(tmp_path)) == 20
     assert rebuilds[0] == 1 and len(rebuilds) < 10  # the first result at once, then a few, then the end
+
+
+def test_a_cluster_batch_looks_for_ctrl_c_while_no_result_is_ready(monkeypatch):
+    """During a batch Ctrl-C is only noted (pipeline.py); the cluster's wait must raise it while
+    no result has arrived, else the batch runs on until the whole class is graded."""
+    from grader.batch import pipeline
+
+    class NothingYet:  # Dask's as_completed with every learner still running
+        looks = 0
+
+        def is_empty(self):
+            return False
+
+        def has_ready(self):
+            self.looks += 1
+            assert self.looks < 20, "the wait never looked for the Ctrl-C"
+            return False
+
+    monkeypatch.setattr(pipeline, "_stop_seen", [signal.SIGINT])
+    with pytest.raises(KeyboardInterrupt):
+        next(cluster._as_they_come(NothingYet()))
