@@ -120,7 +120,9 @@ def _stop_signals_noted():
         yield
         return
     _stop_seen.clear()
-    before = {sig: signal.signal(sig, lambda signum, frame: _stop_seen.append(signum)) for sig in STOP_SIGNALS}
+    # an ignored signal stays ignored (a shell starts a background job with SIGINT ignored)
+    before = {sig: signal.signal(sig, lambda signum, frame: _stop_seen.append(signum))
+              for sig in STOP_SIGNALS if signal.getsignal(sig) is not signal.SIG_IGN}
     try:
         yield
     finally:

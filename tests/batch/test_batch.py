@@ -534,6 +534,22 @@ def test_ctrl_c_lands_in_the_pool_s_wait_never_in_the_batch_s_own_work(tmp_path,
     assert table["l2"].startswith("pending"), table
 
 
+def test_an_ignored_ctrl_c_stays_ignored(tmp_path):
+    """A shell starts a background job with SIGINT ignored: a batch run there does not start
+    answering it, and leaves it ignored."""
+    from grader.batch import pipeline
+
+    plan = in_process_plan(tmp_path, 1)
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        seen = []
+        pipeline.run(plan, pipeline.LocalPool(plan, 1, lambda x, e, w: ungraded(x)),
+                     lambda sub, exercises: seen.append(signal.getsignal(signal.SIGINT)))
+        assert seen == [signal.SIG_IGN] and signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
 def test_a_learner_graded_when_ctrl_c_comes_is_saved(tmp_path):
     """Ctrl-C as l0's grading ends: l0's result, done when the pool sees the Ctrl-C, is saved
     before the stop (a rerun does not grade it again); l1, still running, is not."""
