@@ -433,8 +433,8 @@ def test_a_grading_process_that_died_is_not_handed_on():
 def test_a_grading_process_starting_when_the_batch_stops_is_killed_too(monkeypatch):
     """Ctrl-C (Workspace.stop) kills the grading processes it finds. One that a learner's thread
     was starting at that moment (past the stopping check, not yet in the workspace's set) was
-    missed and graded that learner's infinite loop to the time limit (test_batch's Ctrl-C test
-    waited 60 s under load): it is killed as soon as it is registered."""
+    missed and graded that learner's infinite loop to its time limit: it is killed as soon as
+    it is registered."""
     from grader.batch.sandbox import processes
 
     ws = Workspace(Limits(wall_s=20), "python")
